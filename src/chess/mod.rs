@@ -1,0 +1,23 @@
+//! The rules of chess: a self-contained library that knows nothing of search or interfaces.
+
+pub mod attacks;
+pub mod bitboard;
+pub mod board;
+pub mod fen;
+pub mod game;
+pub mod movegen;
+pub mod moves;
+pub mod perft;
+pub mod piece;
+pub mod san;
+pub mod square;
+pub mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use board::{Board, CastlingRights};
+pub use fen::{parse_epd, Epd, FenError, START_FEN};
+pub use game::{insufficient_material, Game, Outcome};
+pub use moves::{Move, MoveError, MoveFlag, MoveList, UciMove};
+pub use piece::{Piece, PieceKind};
+pub use san::SanError;
+pub use square::{Color, File, Rank, Square, SquareParseError};

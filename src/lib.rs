@@ -1,0 +1,9 @@
+//! Fianchetto: a bitboard chess engine with a terminal game and the UCI protocol.
+//!
+//! `chess` knows the rules; `eval` scores positions; `search` chooses moves; `uci` and `tui`
+//! talk to programs and people.
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod chess;
+pub mod tools;

@@ -1,0 +1,3 @@
+//! Command-line tools: perft, bench, eval, EPD suites.
+
+pub mod perft;
