@@ -139,6 +139,8 @@ fn parse_castling(field: &str, board: &Board) -> Result<CastlingRights, FenError
     if field.is_empty() {
         return Err(FenError::Castling(field.to_string()));
     }
+    let mut seen = CastlingRights::NONE;
+    let mut wanted = Vec::with_capacity(4);
     for c in field.chars() {
         let (color, short) = match c {
             'K' => (Color::White, true),
@@ -147,9 +149,13 @@ fn parse_castling(field: &str, board: &Board) -> Result<CastlingRights, FenError
             'q' => (Color::Black, false),
             _ => return Err(FenError::Castling(field.to_string())),
         };
-        if rights.has(color, short) {
+        if seen.has(color, short) {
             return Err(FenError::Castling(field.to_string()));
         }
+        seen = seen.with(color, short);
+        wanted.push((c, color, short));
+    }
+    for (c, color, short) in wanted {
         let rank = color.back_rank();
         let king_sq = Square::from_coords(File::new(4).unwrap_or(File::A), rank);
         let rook_sq = Square::from_coords(if short { File::H } else { File::A }, rank);

@@ -281,8 +281,8 @@ mod tests {
             ("8/8/8/4k3/8/8/8/4K3 w - - 0 1", true),
             ("8/8/8/4k3/8/8/8/4KN2 w - - 0 1", true),
             ("8/8/8/4k3/8/8/8/4KB2 w - - 0 1", true),
-            ("8/8/8/2b1k3/8/8/8/4KB2 w - - 0 1", true),
-            ("8/8/8/3bk3/8/8/8/4KB2 w - - 0 1", false),
+            ("8/8/8/1b2k3/8/8/8/4KB2 w - - 0 1", true),
+            ("8/8/8/2b1k3/8/8/8/4KB2 w - - 0 1", false),
             ("8/8/8/4k3/8/8/8/3NKN2 w - - 0 1", false),
             ("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", false),
         ] {
@@ -296,7 +296,7 @@ mod tests {
 
     #[test]
     fn fifty_moves_but_mate_first() {
-        let g = Game::new(Board::from_fen("7k/8/8/8/8/8/8/K6R w - - 100 80").unwrap());
+        let g = Game::new(Board::from_fen("7k/8/8/8/8/8/8/K5R1 w - - 100 80").unwrap());
         assert_eq!(g.outcome(), Some(Outcome::FiftyMoveRule));
         // Mated on the 100th half-move: the mate stands.
         let mut m = Game::new(Board::from_fen("7k/8/6K1/8/8/8/8/R7 w - - 99 80").unwrap());

@@ -183,7 +183,7 @@ impl Board {
             Ok(sq) => sq,
             Err(_) => {
                 let d = dest.as_bytes();
-                if (b'a'..=b'z').contains(&d[0]) && d[1].is_ascii_digit() {
+                if d[0].is_ascii_lowercase() && d[1].is_ascii_digit() {
                     return Err(SanError::NotASquare(dest.to_string()));
                 }
                 return Err(syntax());
