@@ -6,4 +6,6 @@
 #![forbid(unsafe_code)]
 
 pub mod chess;
+pub mod eval;
+pub mod search;
 pub mod tools;

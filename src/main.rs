@@ -1,6 +1,7 @@
 //! The `fianchetto` command: parses the command line and hands over to a front end or tool.
 
 use clap::{Parser, Subcommand};
+use fianchetto::chess::Board;
 use fianchetto::tools;
 use std::process::ExitCode;
 
@@ -40,6 +41,39 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Search 50 built-in positions to a fixed depth; prints `N nodes M nps`.
+    Bench {
+        /// Search depth (default 11).
+        depth: Option<u32>,
+    },
+    /// Print the static evaluation of a position, term by term.
+    Eval {
+        /// Position (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+    },
+    /// Run an EPD test suite with `bm`/`am` operations; ends with `solved N/M`.
+    Epd {
+        /// The EPD file.
+        file: String,
+        /// Milliseconds per position (default 1000).
+        #[arg(long, conflicts_with_all = ["depth", "nodes"])]
+        movetime: Option<u64>,
+        /// Fixed depth per position.
+        #[arg(long, conflicts_with = "nodes")]
+        depth: Option<u32>,
+        /// Fixed nodes per position.
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 16)]
+        hash: usize,
+    },
+}
+
+fn fail(msg: &str) -> ExitCode {
+    eprintln!("error: {msg}");
+    ExitCode::from(2)
 }
 
 fn main() -> ExitCode {
@@ -70,6 +104,46 @@ fn main() -> ExitCode {
                     eprintln!("error: {msg}");
                     ExitCode::from(2)
                 }
+            }
+        }
+        Some(Command::Bench { depth }) => {
+            tools::bench::run(depth.unwrap_or(tools::bench::DEFAULT_DEPTH), &mut |l| {
+                println!("{l}")
+            });
+            ExitCode::SUCCESS
+        }
+        Some(Command::Eval { fen }) => {
+            let board = match fen {
+                Some(f) => match Board::from_fen(&f) {
+                    Ok(b) => b,
+                    Err(e) => return fail(&format!("bad FEN: {e}")),
+                },
+                None => Board::startpos(),
+            };
+            print!("{}", tools::eval::report(&board));
+            ExitCode::SUCCESS
+        }
+        Some(Command::Epd {
+            file,
+            movetime,
+            depth,
+            nodes,
+            hash,
+        }) => {
+            use tools::epd::EpdLimit;
+            let limit = match (movetime, depth, nodes) {
+                (_, Some(d), _) => EpdLimit::Depth(d.clamp(1, 100)),
+                (_, _, Some(n)) => EpdLimit::Nodes(n.max(1)),
+                (Some(ms), _, _) => EpdLimit::Movetime(ms.max(1)),
+                _ => EpdLimit::Movetime(1000),
+            };
+            let text = match std::fs::read_to_string(&file) {
+                Ok(t) => t,
+                Err(e) => return fail(&format!("cannot read {file}: {e}")),
+            };
+            match tools::epd::run(&text, limit, hash.clamp(1, 65536), &mut |l| println!("{l}")) {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(e) => fail(&e),
             }
         }
         None => ExitCode::SUCCESS,

@@ -1,3 +1,6 @@
-//! Command-line tools: perft, bench, eval, EPD suites.
+//! Command-line tools: perft, bench, eval, EPD suites. Each returns text or a one-line error.
 
+pub mod bench;
+pub mod epd;
+pub mod eval;
 pub mod perft;

@@ -1,0 +1,396 @@
+//! Static evaluation: a tapered hand-crafted evaluation from the side to move's view.
+
+pub mod params;
+
+use crate::chess::attacks::{
+    bishop_attacks, king_attacks, knight_attacks, pawn_attacks_set, queen_attacks, rook_attacks,
+};
+use crate::chess::{Bitboard, Board, Color, File, PieceKind, Square};
+use params::*;
+
+/// The terms of the evaluation, each from White's view, for the `eval` breakdown.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Breakdown {
+    /// Material.
+    pub material: S,
+    /// Piece-square placement.
+    pub placement: S,
+    /// Pawn structure (doubled, isolated, backward, supported).
+    pub pawns: S,
+    /// Passed pawns.
+    pub passed: S,
+    /// Mobility.
+    pub mobility: S,
+    /// Bishop pair and rook files.
+    pub pieces: S,
+    /// King safety.
+    pub king: S,
+    /// Tempo (side to move).
+    pub tempo: S,
+    /// Game phase, 24 (midgame) to 0 (endgame).
+    pub phase: i32,
+    /// Endgame scale factor out of 64 (drawish material lowers it).
+    pub scale: i32,
+}
+
+impl Breakdown {
+    /// The terms by name, for printing.
+    pub fn terms(&self) -> [(&'static str, S); 8] {
+        [
+            ("Material", self.material),
+            ("Placement", self.placement),
+            ("Pawn structure", self.pawns),
+            ("Passed pawns", self.passed),
+            ("Mobility", self.mobility),
+            ("Pieces", self.pieces),
+            ("King safety", self.king),
+            ("Tempo", self.tempo),
+        ]
+    }
+
+    /// The sum of the terms, blended by phase and scaled, from White's view.
+    pub fn white_score(&self) -> i32 {
+        let total = self.terms().iter().fold(S(0, 0), |a, (_, s)| a + *s);
+        taper(total, self.phase, self.scale)
+    }
+}
+
+/// Blends a pair by game phase: `phase` 24 is all midgame, 0 all endgame.
+pub fn taper(s: S, phase: i32, scale: i32) -> i32 {
+    let eg = s.eg() * scale / 64;
+    (s.mg() * phase + eg * (PHASE_TOTAL - phase)) / PHASE_TOTAL
+}
+
+/// Steps from the centre: 0 on d4/e4/d5/e5 up to 3 in the corners' rings.
+fn centre_distance(sq: Square) -> i32 {
+    let f = sq.file().index() as i32;
+    let r = sq.rank().index() as i32;
+    let df = (2 * f - 7).abs() / 2;
+    let dr = (2 * r - 7).abs() / 2;
+    df.max(dr)
+}
+
+/// The placement bonus of a piece of `kind` on `sq`, seen from its own side (`sq` relative).
+pub fn placement(kind: PieceKind, sq: Square) -> S {
+    let rank = sq.rank().index();
+    let file = sq.file().index();
+    let central = CENTRALISATION[kind.index()].times(3 - centre_distance(sq));
+    let rim = file == 0 || file == 7 || rank == 0 || rank == 7;
+    match kind {
+        PieceKind::Pawn => {
+            let mut s = PAWN_ADVANCE[rank];
+            if file == 3 || file == 4 {
+                s += PAWN_CENTER[rank];
+            }
+            s
+        }
+        PieceKind::Knight | PieceKind::Bishop => central + if rim { MINOR_RIM } else { S(0, 0) },
+        PieceKind::Rook => central + if rank == 6 { ROOK_SEVENTH } else { S(0, 0) },
+        PieceKind::Queen => central,
+        PieceKind::King => S(KING_FILE_MG[file] + KING_RANK_MG[rank], central.eg()),
+    }
+}
+
+/// Everything the terms need about one side.
+struct SideInfo {
+    pawn_attacks: Bitboard,
+    king_zone: Bitboard,
+}
+
+fn side_info(board: &Board, color: Color) -> SideInfo {
+    let king = board.king_square(color);
+    SideInfo {
+        pawn_attacks: pawn_attacks_set(color, board.pieces_of(color, PieceKind::Pawn)),
+        king_zone: king_attacks(king).with(king),
+    }
+}
+
+fn file_mask(f: usize) -> Bitboard {
+    Bitboard(Bitboard::FILE_A.0 << f)
+}
+
+fn adjacent_files(f: usize) -> Bitboard {
+    let mut m = Bitboard::EMPTY;
+    if f > 0 {
+        m |= file_mask(f - 1);
+    }
+    if f < 7 {
+        m |= file_mask(f + 1);
+    }
+    m
+}
+
+/// Squares in front of `sq` (towards promotion for `color`) on its file.
+fn front_span(color: Color, sq: Square) -> Bitboard {
+    let file = file_mask(sq.file().index());
+    let r = sq.rank().index();
+    let ahead = match color {
+        Color::White => Bitboard(if r >= 7 { 0 } else { !0u64 << (8 * (r + 1)) }),
+        Color::Black => Bitboard(if r == 0 { 0 } else { !0u64 >> (8 * (8 - r)) }),
+    };
+    file & ahead
+}
+
+fn distance(a: Square, b: Square) -> i32 {
+    let df = (a.file().index() as i32 - b.file().index() as i32).abs();
+    let dr = (a.rank().index() as i32 - b.rank().index() as i32).abs();
+    df.max(dr)
+}
+
+fn evaluate_side(
+    board: &Board,
+    us: Color,
+    me: &SideInfo,
+    them_info: &SideInfo,
+    out: &mut Breakdown,
+    sign: i32,
+) {
+    let them = !us;
+    let occ = board.occupied();
+    let own = board.color(us);
+    let our_pawns = board.pieces_of(us, PieceKind::Pawn);
+    let their_pawns = board.pieces_of(them, PieceKind::Pawn);
+    let add = |acc: &mut S, s: S| *acc += if sign > 0 { s } else { -s };
+
+    let mut phase = 0;
+    for kind in PieceKind::ALL {
+        for sq in board.pieces_of(us, kind) {
+            add(&mut out.material, MATERIAL[kind.index()]);
+            add(&mut out.placement, placement(kind, sq.relative(us)));
+            phase += PHASE[kind.index()];
+        }
+    }
+    out.phase += phase;
+
+    // Pawn structure and passed pawns.
+    for sq in our_pawns {
+        let f = sq.file().index();
+        let rel_rank = sq.rank().relative(us).index();
+        let front = front_span(us, sq);
+        if (front & our_pawns).any() {
+            add(&mut out.pawns, DOUBLED);
+        }
+        let neighbours = adjacent_files(f) & our_pawns;
+        if neighbours.is_empty() {
+            add(&mut out.pawns, ISOLATED);
+        } else {
+            let one = Bitboard::from_square(sq);
+            let stop = if us == Color::White {
+                one.north()
+            } else {
+                one.south()
+            };
+            let behind_all = neighbours
+                .into_iter()
+                .all(|n| n.rank().relative(us) > sq.rank().relative(us));
+            if behind_all && (stop & them_info.pawn_attacks).any() {
+                add(&mut out.pawns, BACKWARD);
+            }
+        }
+        if me.pawn_attacks.has(sq) {
+            add(&mut out.pawns, SUPPORTED);
+        }
+        let blockers = front | adjacent_span(us, sq);
+        if (blockers & their_pawns).is_empty() && (front & our_pawns).is_empty() {
+            let mut s = PASSED[rel_rank];
+            if (front & occ).is_empty() {
+                s += PASSED_FREE[rel_rank];
+            }
+            let stop_sq = front.first_towards(us).unwrap_or(sq);
+            let kd = distance(board.king_square(them), stop_sq)
+                - distance(board.king_square(us), stop_sq);
+            s += S(0, kd * PASSED_KING_DISTANCE * rel_rank as i32 / 2);
+            add(&mut out.passed, s);
+        }
+    }
+
+    // Pieces: mobility, king attacks, rook files.
+    let safe = !own & !them_info.pawn_attacks;
+    let mut attack_weight = 0;
+    let mut attackers = 0;
+    for kind in [
+        PieceKind::Knight,
+        PieceKind::Bishop,
+        PieceKind::Rook,
+        PieceKind::Queen,
+    ] {
+        for sq in board.pieces_of(us, kind) {
+            let att = match kind {
+                PieceKind::Knight => knight_attacks(sq),
+                PieceKind::Bishop => bishop_attacks(sq, occ),
+                PieceKind::Rook => rook_attacks(sq, occ),
+                _ => queen_attacks(sq, occ),
+            };
+            let mob = (att & safe).count() as i32 - MOBILITY_BASE[kind.index()];
+            add(&mut out.mobility, MOBILITY[kind.index()].times(mob));
+            let zone_hits = (att & them_info.king_zone).count() as i32;
+            if zone_hits > 0 {
+                attackers += 1;
+                attack_weight += KING_ATTACK_WEIGHT[kind.index()] * zone_hits;
+            }
+            if kind == PieceKind::Rook {
+                let file = file_mask(sq.file().index());
+                if (file & (our_pawns | their_pawns)).is_empty() {
+                    add(&mut out.pieces, ROOK_OPEN);
+                } else if (file & our_pawns).is_empty() {
+                    add(&mut out.pieces, ROOK_SEMI_OPEN);
+                }
+            }
+        }
+    }
+    if board.pieces_of(us, PieceKind::Bishop).more_than_one() {
+        add(&mut out.pieces, BISHOP_PAIR);
+    }
+    // Our attack on their king counts against them.
+    if attackers >= 2 {
+        add(
+            &mut out.king,
+            S(attack_weight * attack_weight * KING_ATTACK_SCALE / 16, 0),
+        );
+    }
+
+    // Our own king's shelter.
+    let king = board.king_square(us);
+    let kf = king.file().index();
+    let mut shelter = 0;
+    for f in kf.saturating_sub(1)..=(kf + 1).min(7) {
+        let pawns_on_file = file_mask(f) & our_pawns;
+        let mut found = false;
+        for p in pawns_on_file {
+            let ahead =
+                p.rank().relative(us).index() as i32 - king.rank().relative(us).index() as i32;
+            if ahead == 1 || ahead == 2 {
+                shelter += PAWN_SHIELD[(ahead - 1) as usize];
+                found = true;
+                break;
+            }
+        }
+        if !found && pawns_on_file.is_empty() {
+            shelter += KING_OPEN_FILE;
+        }
+    }
+    add(&mut out.king, S(shelter, 0));
+}
+
+/// Squares on the adjacent files in front of `sq` for `color`: enemy pawns there stop a passer.
+fn adjacent_span(color: Color, sq: Square) -> Bitboard {
+    let f = sq.file().index();
+    let mut m = Bitboard::EMPTY;
+    for af in [f.wrapping_sub(1), f + 1] {
+        if af < 8 {
+            if let Some(file) = File::new(af as u8) {
+                let s = Square::from_coords(file, sq.rank());
+                m |= front_span(color, s);
+            }
+        }
+    }
+    m
+}
+
+trait FirstTowards {
+    fn first_towards(self, color: Color) -> Option<Square>;
+}
+
+impl FirstTowards for Bitboard {
+    /// The square nearest to the pawn in a front span (lowest for White, highest for Black).
+    fn first_towards(self, color: Color) -> Option<Square> {
+        match color {
+            Color::White => self.first(),
+            Color::Black => {
+                if self.is_empty() {
+                    None
+                } else {
+                    Square::new(63 - self.0.leading_zeros() as u8)
+                }
+            }
+        }
+    }
+}
+
+/// Endgame scale (out of 64): lowered when the stronger side cannot win by material alone.
+fn endgame_scale(board: &Board, white_eg_ahead: bool) -> i32 {
+    let strong = if white_eg_ahead {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let weak = !strong;
+    if board.pieces_of(strong, PieceKind::Pawn).any() {
+        return 64;
+    }
+    let value = |c: Color| -> i32 {
+        [
+            PieceKind::Knight,
+            PieceKind::Bishop,
+            PieceKind::Rook,
+            PieceKind::Queen,
+        ]
+        .iter()
+        .map(|&k| board.pieces_of(c, k).count() as i32 * MATERIAL[k.index()].eg())
+        .sum()
+    };
+    let diff = value(strong) - value(weak);
+    if diff <= MATERIAL[PieceKind::Bishop.index()].eg() {
+        // A minor piece up (or less) without pawns is usually a draw.
+        8
+    } else {
+        64
+    }
+}
+
+/// The full breakdown of the evaluation, each term from White's view.
+pub fn breakdown(board: &Board) -> Breakdown {
+    let mut b = Breakdown::default();
+    let white = side_info(board, Color::White);
+    let black = side_info(board, Color::Black);
+    evaluate_side(board, Color::White, &white, &black, &mut b, 1);
+    evaluate_side(board, Color::Black, &black, &white, &mut b, -1);
+    b.phase = b.phase.min(PHASE_TOTAL);
+    b.tempo = if board.side_to_move() == Color::White {
+        TEMPO
+    } else {
+        -TEMPO
+    };
+    let total = b.terms().iter().fold(S(0, 0), |a, (_, s)| a + *s);
+    b.scale = endgame_scale(board, total.eg() > 0);
+    b
+}
+
+/// The evaluation in centipawns from the side to move's view.
+pub fn evaluate(board: &Board) -> i32 {
+    let w = breakdown(board).white_score();
+    if board.side_to_move() == Color::White {
+        w
+    } else {
+        -w
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_is_balanced() {
+        let b = Board::startpos();
+        let s = evaluate(&b);
+        assert!(s.abs() <= 30, "{s}");
+    }
+
+    #[test]
+    fn material_matters() {
+        let up_a_queen =
+            Board::from_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        assert!(evaluate(&up_a_queen) > 700);
+        let mirrored = up_a_queen.mirrored();
+        assert_eq!(evaluate(&mirrored), evaluate(&up_a_queen));
+    }
+
+    #[test]
+    fn passed_pawns_count() {
+        let passer = Board::from_fen("4k3/8/8/3P4/8/8/8/4K3 w - - 0 1").unwrap();
+        assert!(breakdown(&passer).passed.eg() > 0);
+        let blocked = Board::from_fen("4k3/3p4/8/3P4/8/8/8/4K3 w - - 0 1").unwrap();
+        assert_eq!(breakdown(&blocked).passed, S(0, 0));
+    }
+}

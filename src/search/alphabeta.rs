@@ -1,0 +1,659 @@
+//! Iterative deepening, aspiration windows, principal-variation search and quiescence search.
+
+use super::ordering::{MovePicker, MAX_PLY};
+use super::score::{Score, INFINITY, MATE, MATE_BOUND};
+use super::see::{see_ge, SEE_VALUE};
+use super::time::TimeBudget;
+use super::tt::Bound;
+use super::{Limits, SearchInfo, SearchResult, Searcher};
+use crate::chess::{insufficient_material, Board, Game, Move};
+use crate::eval::evaluate;
+use std::time::{Duration, Instant};
+
+/// Late-move reduction table: ln(depth)·ln(moves)/2.2, a common shape.
+fn lmr_table() -> Box<[[i32; 64]; 64]> {
+    let mut t = Box::new([[0i32; 64]; 64]);
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.8 + (d as f64).ln() * (m as f64).ln() / 2.2) as i32;
+        }
+    }
+    t
+}
+
+/// Per-search state: the searcher's tables plus counters, the path, and the PV table.
+struct Worker<'a> {
+    s: &'a mut Searcher,
+    limits: &'a Limits,
+    start: Instant,
+    budget: Option<TimeBudget>,
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    /// Time and node limits only apply once depth 1 has given us a move.
+    can_stop: bool,
+    was_pondering: bool,
+    /// Hashes of the positions before the current node: game history, then the search path.
+    path: Vec<u64>,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 2],
+    evals: [i32; MAX_PLY + 2],
+    prev: [Option<(usize, Move)>; MAX_PLY + 2],
+    excluded: Vec<Move>,
+    lmr: Box<[[i32; 64]; 64]>,
+}
+
+impl Worker<'_> {
+    fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Polls the stop flag, the node limit and the hard time bound.
+    #[inline]
+    fn check_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if !self.can_stop {
+            return false;
+        }
+        if let Some(n) = self.limits.nodes {
+            if self.nodes >= n {
+                self.stopped = true;
+                return true;
+            }
+        }
+        if self.nodes & 1023 == 0 {
+            let control = &self.s.control;
+            if control.stopped() {
+                self.stopped = true;
+            } else if control.pondering() {
+                self.was_pondering = true;
+            } else {
+                if self.was_pondering {
+                    // Ponderhit: the clock starts now for us.
+                    self.was_pondering = false;
+                    self.start = Instant::now();
+                }
+                if let Some(b) = self.budget {
+                    if self.elapsed() >= b.hard {
+                        self.stopped = true;
+                    }
+                }
+            }
+        }
+        self.stopped
+    }
+
+    fn is_repetition(&self, b: &Board) -> bool {
+        let h = b.hash();
+        let window = b.halfmove_clock() as usize;
+        self.path
+            .iter()
+            .rev()
+            .take(window)
+            .skip(1)
+            .step_by(2)
+            .any(|&x| x == h)
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = m;
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(
+        &mut self,
+        b: &Board,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+        null_ok: bool,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        let in_check = b.in_check();
+        if depth <= 0 && !in_check {
+            return self.qsearch(b, alpha, beta, ply);
+        }
+        depth = depth.max(1);
+        self.nodes += 1;
+        if self.check_stop() {
+            return 0;
+        }
+        let root = ply == 0;
+        self.seldepth = self.seldepth.max(ply);
+
+        if !root {
+            if self.is_repetition(b) || insufficient_material(b) {
+                return 0;
+            }
+            // The fifty-move rule, unless this move mated (mate takes precedence).
+            if b.halfmove_clock() >= 100 && (!in_check || b.has_legal_move()) {
+                return 0;
+            }
+            if ply >= MAX_PLY {
+                return if in_check { 0 } else { evaluate(b) };
+            }
+            // Mate-distance pruning: no score here can beat a shorter mate already found.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        // Check extension: a side in check is searched one ply deeper.
+        if in_check && !root {
+            depth += 1;
+        }
+
+        let hit = self.s.tt.probe(b.hash(), ply);
+        let mut tt_move = Move::NULL;
+        if let Some(h) = hit {
+            if h.mv != Move::NULL && b.is_legal(h.mv) {
+                tt_move = h.mv;
+            }
+            if !pv_node && h.depth >= depth {
+                let s = h.score.0;
+                let cut = match h.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            hit.map_or_else(|| evaluate(b), |h| h.eval)
+        };
+        self.evals[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // Reverse futility: far above beta at low depth, assume it holds.
+            let margin = 75 * depth - if improving { 50 } else { 0 };
+            if depth <= 7 && static_eval - margin >= beta {
+                return static_eval;
+            }
+            // Null move: if passing still beats beta, a real move will too.
+            if null_ok
+                && depth >= 3
+                && static_eval >= beta
+                && b.has_non_pawn_material(b.side_to_move())
+            {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                let nb = b.make_null_move();
+                self.path.push(b.hash());
+                self.prev[ply] = None;
+                let score = -self.negamax(&nb, depth - r, -beta, -beta + 1, ply + 1, false, false);
+                self.path.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        // Internal iterative reduction: without a hash move this node is probably not critical.
+        if depth >= 4 && tt_move == Move::NULL {
+            depth -= 1;
+        }
+
+        let moves = b.legal_moves();
+        if moves.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        let prev = if ply > 0 { self.prev[ply - 1] } else { None };
+        let mut picker = MovePicker::new(b, moves, tt_move, ply, prev, &self.s.heuristics);
+
+        let side = b.side_to_move();
+        let orig_alpha = alpha;
+        let mut best = -INFINITY;
+        let mut best_move = Move::NULL;
+        let mut searched = 0usize;
+        let mut quiets: [Move; 64] = [Move::NULL; 64];
+        let mut n_quiets = 0usize;
+
+        while let Some((m, order)) = picker.pick() {
+            if root
+                && (self.excluded.contains(&m)
+                    || (!self.limits.searchmoves.is_empty()
+                        && !self.limits.searchmoves.contains(&m)))
+            {
+                continue;
+            }
+            let quiet = !m.is_noisy();
+            if !root && best > -MATE_BOUND && !in_check {
+                if quiet && !pv_node && depth <= 8 {
+                    let lmp = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+                    if searched >= lmp {
+                        continue;
+                    }
+                    if static_eval + 100 + 90 * depth <= alpha {
+                        continue;
+                    }
+                }
+                if depth <= 8 {
+                    let margin = if quiet { -40 * depth } else { -90 * depth };
+                    if !see_ge(b, m, margin) {
+                        continue;
+                    }
+                }
+            }
+
+            let nb = b.make_move(m);
+            self.path.push(b.hash());
+            self.prev[ply] = nb.piece_at(m.to()).map(|p| (p.index(), m));
+            let gives_check = nb.in_check();
+            let new_depth = depth - 1;
+            let mut score;
+            if searched == 0 {
+                score = -self.negamax(&nb, new_depth, -beta, -alpha, ply + 1, pv_node, true);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && searched >= 2 && (quiet || MovePicker::is_bad_capture(order)) {
+                    r = self.lmr[(depth as usize).min(63)][searched.min(63)];
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if !improving {
+                        r += 1;
+                    }
+                    if gives_check {
+                        r -= 1;
+                    }
+                    if quiet {
+                        r -= self.s.heuristics.history(side, m) / 6000;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.negamax(&nb, new_depth - r, -alpha - 1, -alpha, ply + 1, false, true);
+                if score > alpha && r > 0 {
+                    score = -self.negamax(&nb, new_depth, -alpha - 1, -alpha, ply + 1, false, true);
+                }
+                if score > alpha && score < beta && pv_node {
+                    score = -self.negamax(&nb, new_depth, -beta, -alpha, ply + 1, true, true);
+                }
+            }
+            self.path.pop();
+            if self.stopped {
+                return 0;
+            }
+            searched += 1;
+
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if alpha >= beta {
+                        if quiet {
+                            let h = &mut self.s.heuristics;
+                            h.add_killer(ply, m);
+                            let bonus = (depth * depth * 8).min(1600);
+                            h.update_history(side, m, bonus);
+                            for &q in &quiets[..n_quiets] {
+                                h.update_history(side, q, -bonus);
+                            }
+                            if let Some((piece, pm)) = prev {
+                                h.counter[piece][pm.to().index()] = m;
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && n_quiets < quiets.len() {
+                quiets[n_quiets] = m;
+                n_quiets += 1;
+            }
+        }
+
+        if searched == 0 {
+            // Every move was pruned (or excluded at the root): fail low with what we know.
+            return if root { -INFINITY } else { alpha };
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.s.tt.store(
+            b.hash(),
+            best_move,
+            Score(best),
+            static_eval,
+            depth,
+            bound,
+            ply,
+        );
+        best
+    }
+
+    fn qsearch(&mut self, b: &Board, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = ply;
+        self.nodes += 1;
+        if self.check_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = b.in_check();
+        if ply >= MAX_PLY {
+            return if in_check { 0 } else { evaluate(b) };
+        }
+        if insufficient_material(b) {
+            return 0;
+        }
+
+        let hit = self.s.tt.probe(b.hash(), ply);
+        if let Some(h) = hit {
+            let s = h.score.0;
+            let cut = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
+
+        let (moves, stand_pat) = if in_check {
+            (b.legal_moves(), -INFINITY)
+        } else {
+            let stand = hit.map_or_else(|| evaluate(b), |h| h.eval);
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            (b.noisy_moves(), stand)
+        };
+        if in_check && moves.is_empty() {
+            return -MATE + ply as i32;
+        }
+        let mut best = stand_pat;
+        let mut best_move = Move::NULL;
+        let mut picker = MovePicker::noisy(b, moves);
+        while let Some((m, _)) = picker.pick() {
+            if !in_check {
+                if m.promotion()
+                    .is_some_and(|p| p != crate::chess::PieceKind::Queen)
+                {
+                    continue;
+                }
+                // Delta pruning: even winning this piece cannot lift us to alpha.
+                let gain = if m.is_en_passant() {
+                    SEE_VALUE[0]
+                } else {
+                    b.piece_at(m.to()).map_or(0, |p| SEE_VALUE[p.kind.index()])
+                };
+                if !m.is_promotion() && stand_pat + gain + 200 <= alpha {
+                    continue;
+                }
+                if !see_ge(b, m, 0) {
+                    continue;
+                }
+            }
+            let nb = b.make_move(m);
+            let score = -self.qsearch(&nb, -beta, -alpha, ply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = m;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        let eval = if in_check { 0 } else { stand_pat };
+        self.s
+            .tt
+            .store(b.hash(), best_move, Score(best), eval, 0, bound, ply);
+        best
+    }
+}
+
+/// The root: iterative deepening with aspiration windows and MultiPV.
+pub(super) fn run(
+    s: &mut Searcher,
+    game: &Game,
+    limits: &Limits,
+    report: &mut dyn FnMut(&SearchInfo),
+) -> SearchResult {
+    let board = *game.board();
+    let start = Instant::now();
+    let mut root_moves: Vec<Move> = board.legal_moves().iter().copied().collect();
+    if !limits.searchmoves.is_empty() {
+        let filtered: Vec<Move> = root_moves
+            .iter()
+            .copied()
+            .filter(|m| limits.searchmoves.contains(m))
+            .collect();
+        if !filtered.is_empty() {
+            root_moves = filtered;
+        }
+    }
+    if root_moves.is_empty() {
+        return SearchResult {
+            best: None,
+            ponder: None,
+            score: if board.in_check() {
+                Score::mated_in(0)
+            } else {
+                Score::DRAW
+            },
+            checkmated: board.in_check(),
+            ..SearchResult::default()
+        };
+    }
+    s.tt.new_search();
+    let budget = if limits.infinite {
+        None
+    } else if let Some(mt) = limits.movetime {
+        Some(TimeBudget::fixed(mt, s.move_overhead_ms))
+    } else {
+        limits
+            .clock
+            .map(|c| TimeBudget::from_clock(c, s.move_overhead_ms))
+    };
+    let max_depth = limits.depth.map_or(MAX_PLY as i32 - 1, |d| {
+        d.clamp(1, MAX_PLY as u32 - 1) as i32
+    });
+    let multipv = limits.multipv.clamp(1, root_moves.len());
+    let searchmoves = if limits.searchmoves.is_empty() {
+        Vec::new()
+    } else {
+        root_moves.clone()
+    };
+    let limits = Limits {
+        searchmoves,
+        ..limits.clone()
+    };
+
+    let mut path: Vec<u64> = game.reversible_hashes();
+    path.pop(); // the root itself is not "before" the root
+    let mut w = Worker {
+        s,
+        limits: &limits,
+        start,
+        budget,
+        nodes: 0,
+        seldepth: 0,
+        stopped: false,
+        can_stop: false,
+        was_pondering: false,
+        path,
+        pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 2],
+        pv_len: [0; MAX_PLY + 2],
+        evals: [0; MAX_PLY + 2],
+        prev: [None; MAX_PLY + 2],
+        excluded: Vec::new(),
+        lmr: lmr_table(),
+    };
+
+    let mut result = SearchResult::default();
+    let mut prev_scores = vec![0i32; multipv];
+    let mut stability_factor = 1.0f64;
+    let mut last_best = Move::NULL;
+
+    'deepening: for depth in 1..=max_depth {
+        w.excluded.clear();
+        let mut iteration: Vec<(i32, Vec<Move>)> = Vec::new();
+        for (pv_idx, prev_score) in prev_scores.iter_mut().enumerate() {
+            w.seldepth = 0;
+            let mut delta = 18;
+            let (mut alpha, mut beta) = if depth >= 5 && prev_score.abs() < MATE_BOUND {
+                (*prev_score - delta, *prev_score + delta)
+            } else {
+                (-INFINITY, INFINITY)
+            };
+            let score = loop {
+                let score = w.negamax(&board, depth, alpha, beta, 0, true, false);
+                if w.stopped {
+                    break score;
+                }
+                let bound = if score <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (score - delta).max(-INFINITY);
+                    Some(Bound::Upper)
+                } else if score >= beta {
+                    beta = (score + delta).min(INFINITY);
+                    Some(Bound::Lower)
+                } else {
+                    None
+                };
+                let Some(bound) = bound else { break score };
+                if w.elapsed() > Duration::from_millis(1000) {
+                    let pv = w.pv[0][..w.pv_len[0]].to_vec();
+                    report(&info(&w, depth, pv_idx + 1, score, Some(bound), pv));
+                }
+                delta += delta;
+            };
+            if w.stopped && (depth > 1 || w.pv_len[0] == 0) {
+                break 'deepening;
+            }
+            let pv = w.pv[0][..w.pv_len[0]].to_vec();
+            if let Some(&first) = pv.first() {
+                w.excluded.push(first);
+            }
+            *prev_score = score;
+            report(&info(&w, depth, pv_idx + 1, score, None, pv.clone()));
+            iteration.push((score, pv));
+            if w.stopped {
+                break;
+            }
+        }
+        // Depth 1 is done: from now on limits may stop the search.
+        w.can_stop = true;
+        if let Some((score, pv)) = iteration.into_iter().next() {
+            if let Some(&best) = pv.first() {
+                if best != last_best && depth > 1 {
+                    stability_factor = (stability_factor * 1.5).min(2.5);
+                } else {
+                    stability_factor = (stability_factor * 0.9).max(0.6);
+                }
+                if depth > 4 && score < result.score.0 - 30 {
+                    stability_factor = stability_factor.max(1.4);
+                }
+                last_best = best;
+                result.best = Some(best);
+                result.ponder = pv.get(1).copied();
+                result.score = Score(score);
+                result.depth = depth as u32;
+                result.pv = pv;
+            }
+        }
+        if w.stopped {
+            break;
+        }
+        if let Some(m) = limits.mate {
+            if result
+                .score
+                .mate_moves()
+                .is_some_and(|n| n > 0 && n <= m as i32)
+            {
+                break;
+            }
+        }
+        if !w.s.control.pondering() {
+            if let Some(b) = w.budget {
+                let soft = b.soft.as_secs_f64() * stability_factor;
+                if root_moves.len() == 1 && depth >= 4 {
+                    break;
+                }
+                if w.elapsed().as_secs_f64() >= soft.min(b.hard.as_secs_f64()) {
+                    break;
+                }
+            }
+        }
+    }
+
+    if result.best.is_none() {
+        // Stopped before depth 1 finished (cannot happen with can_stop, but stay safe).
+        result.best = root_moves.first().copied();
+    }
+    if result.ponder.is_none() {
+        if let Some(best) = result.best {
+            let after = board.make_move(best);
+            result.ponder =
+                w.s.tt
+                    .probe(after.hash(), 1)
+                    .map(|h| h.mv)
+                    .filter(|&m| m != Move::NULL && after.is_legal(m));
+        }
+    }
+    result.nodes = w.nodes;
+    result
+}
+
+fn info(
+    w: &Worker<'_>,
+    depth: i32,
+    multipv: usize,
+    score: i32,
+    bound: Option<Bound>,
+    pv: Vec<Move>,
+) -> SearchInfo {
+    let ms = w.elapsed().as_millis() as u64;
+    SearchInfo {
+        depth: depth as u32,
+        seldepth: w.seldepth.max(depth as usize) as u32,
+        multipv,
+        score: Score(score),
+        bound,
+        nodes: w.nodes,
+        nps: w.nodes * 1000 / ms.max(1),
+        time_ms: ms,
+        hashfull: w.s.tt.hashfull(),
+        pv,
+    }
+}

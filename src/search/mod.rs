@@ -1,0 +1,163 @@
+//! Choosing moves: iterative deepening over a principal-variation alpha-beta search.
+//!
+//! `Searcher` owns the long-lived state (transposition table, history tables); each call to
+//! `search` takes a `Game` and `Limits` and reports every finished iteration through a callback.
+//! Nothing here prints: front ends format the reports.
+
+pub mod alphabeta;
+pub mod ordering;
+pub mod score;
+pub mod see;
+pub mod time;
+pub mod tt;
+
+pub use score::Score;
+pub use time::{Clock, TimeBudget};
+pub use tt::Bound;
+
+use crate::chess::{Game, Move};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// What limits a search. Everything `None` and `infinite == false` means "depth 128".
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Stop after this many plies.
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// Think exactly this long (milliseconds).
+    pub movetime: Option<u64>,
+    /// The side to move's clock.
+    pub clock: Option<Clock>,
+    /// Search until told to stop.
+    pub infinite: bool,
+    /// Stop once a mate in this many moves (or fewer) is found.
+    pub mate: Option<u32>,
+    /// Only consider these root moves (empty: all).
+    pub searchmoves: Vec<Move>,
+    /// How many principal variations to report (1 = normal play).
+    pub multipv: usize,
+}
+
+/// Shared flags through which another thread stops a search or ends pondering.
+#[derive(Debug, Default)]
+pub struct SearchControl {
+    stop: AtomicBool,
+    pondering: AtomicBool,
+}
+
+impl SearchControl {
+    /// Asks the running search to stop as soon as possible.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+    /// Whether a stop was requested.
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+    /// Clears the stop flag before a new search.
+    pub fn reset(&self) {
+        self.stop.store(false, Ordering::SeqCst);
+    }
+    /// Sets whether the search is pondering (time limits do not apply while it is).
+    pub fn set_pondering(&self, on: bool) {
+        self.pondering.store(on, Ordering::SeqCst);
+    }
+    /// Whether the search is pondering.
+    pub fn pondering(&self) -> bool {
+        self.pondering.load(Ordering::Relaxed)
+    }
+}
+
+/// One report from the search, sent after every iteration (and aspiration failure).
+#[derive(Clone, Debug)]
+pub struct SearchInfo {
+    /// Nominal depth of the iteration.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Which PV this is (1-based).
+    pub multipv: usize,
+    /// The score from the side to move's view.
+    pub score: Score,
+    /// `Some` when the score is only a bound (aspiration failure).
+    pub bound: Option<Bound>,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Milliseconds since the search started.
+    pub time_ms: u64,
+    /// Permille of the transposition table in use.
+    pub hashfull: u32,
+    /// The principal variation: a legal sequence from the root.
+    pub pv: Vec<Move>,
+}
+
+/// What the search decided.
+#[derive(Clone, Debug, Default)]
+pub struct SearchResult {
+    /// The move to play; `None` when the side to move has no legal move.
+    pub best: Option<Move>,
+    /// The expected reply, for pondering.
+    pub ponder: Option<Move>,
+    /// The score of the best move.
+    pub score: Score,
+    /// The last completed depth.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// The principal variation of the best move.
+    pub pv: Vec<Move>,
+    /// With no legal move: whether it is checkmate (else stalemate).
+    pub checkmated: bool,
+}
+
+/// The engine's thinking state, kept between moves.
+pub struct Searcher {
+    tt: tt::TransTable,
+    heuristics: ordering::Heuristics,
+    control: Arc<SearchControl>,
+    /// Milliseconds kept in reserve per move for communication lag.
+    pub move_overhead_ms: u64,
+}
+
+impl Searcher {
+    /// A searcher with a transposition table of `hash_mib` MiB.
+    pub fn new(hash_mib: usize) -> Searcher {
+        Searcher {
+            tt: tt::TransTable::new(hash_mib),
+            heuristics: ordering::Heuristics::default(),
+            control: Arc::new(SearchControl::default()),
+            move_overhead_ms: 10,
+        }
+    }
+
+    /// The flags another thread uses to stop this searcher.
+    pub fn control(&self) -> Arc<SearchControl> {
+        Arc::clone(&self.control)
+    }
+
+    /// Resizes the transposition table (its contents are lost).
+    pub fn set_hash_size(&mut self, mib: usize) {
+        self.tt = tt::TransTable::new(mib);
+    }
+
+    /// Forgets everything learnt: transposition table and move-ordering history.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.heuristics.clear();
+    }
+
+    /// Searches the current position of `game` within `limits`, calling `report` after each
+    /// iteration. Returns the best move (none if the game is over by mate or stalemate).
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
+        alphabeta::run(self, game, limits, report)
+    }
+}

@@ -1,0 +1,169 @@
+//! Move ordering: TT move, good captures (SEE), promotions, killers, counter-move, history,
+//! and losing captures last. Moves are scored once and picked lazily (selection sort).
+
+use super::see::{see_ge, SEE_VALUE};
+use crate::chess::{Board, Color, Move, MoveList, PieceKind};
+
+/// Killer moves per ply: quiet moves that caused a cutoff in a sibling node.
+pub const MAX_PLY: usize = 128;
+
+/// Heuristic tables kept between searches (cleared by `ucinewgame`).
+pub struct Heuristics {
+    /// Two killers per ply.
+    pub killers: [[Move; 2]; MAX_PLY + 8],
+    /// History score by side, from and to square.
+    pub history: Box<[[[i32; 64]; 64]; 2]>,
+    /// The quiet reply that refuted a move, by the refuted move's piece and to-square.
+    pub counter: Box<[[Move; 64]; 12]>,
+}
+
+/// The history bound: scores stay within ±HISTORY_MAX by the gravity formula.
+pub const HISTORY_MAX: i32 = 16_384;
+
+impl Default for Heuristics {
+    fn default() -> Self {
+        Heuristics {
+            killers: [[Move::NULL; 2]; MAX_PLY + 8],
+            history: Box::new([[[0; 64]; 64]; 2]),
+            counter: Box::new([[Move::NULL; 64]; 12]),
+        }
+    }
+}
+
+impl Heuristics {
+    /// Clears everything.
+    pub fn clear(&mut self) {
+        *self = Heuristics::default();
+    }
+
+    /// Moves history toward `bonus` (positive for a cutoff, negative for a failed quiet).
+    pub fn update_history(&mut self, side: Color, m: Move, bonus: i32) {
+        let h = &mut self.history[side.index()][m.from().index()][m.to().index()];
+        let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        *h += b - *h * b.abs() / HISTORY_MAX;
+    }
+
+    /// The history score of a quiet move.
+    pub fn history(&self, side: Color, m: Move) -> i32 {
+        self.history[side.index()][m.from().index()][m.to().index()]
+    }
+
+    /// Records a killer at `ply`.
+    pub fn add_killer(&mut self, ply: usize, m: Move) {
+        let k = &mut self.killers[ply.min(MAX_PLY)];
+        if k[0] != m {
+            k[1] = k[0];
+            k[0] = m;
+        }
+    }
+}
+
+/// Hands out moves in order of promise.
+pub struct MovePicker {
+    moves: MoveList,
+    scores: [i32; 256],
+    next: usize,
+}
+
+const TT_SCORE: i32 = 2_000_000_000;
+const GOOD_CAPTURE: i32 = 1_000_000_000;
+const KILLER_1: i32 = 900_000_000;
+const KILLER_2: i32 = 899_000_000;
+const COUNTER: i32 = 898_000_000;
+const BAD_CAPTURE: i32 = -1_000_000_000;
+
+fn mvv_lva(board: &Board, m: Move) -> i32 {
+    let victim = if m.is_en_passant() {
+        SEE_VALUE[0]
+    } else {
+        board
+            .piece_at(m.to())
+            .map_or(0, |p| SEE_VALUE[p.kind.index()])
+    };
+    let attacker = board
+        .piece_at(m.from())
+        .map_or(0, |p| p.kind.index() as i32);
+    victim * 8 - attacker + m.promotion().map_or(0, |p| SEE_VALUE[p.index()])
+}
+
+impl MovePicker {
+    /// Orders `moves` for `board` at `ply`, given the TT move and the previous move.
+    pub fn new(
+        board: &Board,
+        moves: MoveList,
+        tt_move: Move,
+        ply: usize,
+        prev: Option<(usize, Move)>,
+        h: &Heuristics,
+    ) -> MovePicker {
+        let mut scores = [0i32; 256];
+        let side = board.side_to_move();
+        let killers = h.killers[ply.min(MAX_PLY)];
+        let counter = prev.map_or(Move::NULL, |(piece, pm)| h.counter[piece][pm.to().index()]);
+        for (i, &m) in moves.iter().enumerate() {
+            scores[i] = if m == tt_move {
+                TT_SCORE
+            } else if m.is_noisy() {
+                let base = mvv_lva(board, m);
+                if m.promotion().is_some_and(|p| p != PieceKind::Queen) {
+                    BAD_CAPTURE + base
+                } else if see_ge(board, m, 0) {
+                    GOOD_CAPTURE + base
+                } else {
+                    BAD_CAPTURE + base
+                }
+            } else if m == killers[0] {
+                KILLER_1
+            } else if m == killers[1] {
+                KILLER_2
+            } else if m == counter {
+                COUNTER
+            } else {
+                h.history(side, m)
+            };
+        }
+        MovePicker {
+            moves,
+            scores,
+            next: 0,
+        }
+    }
+
+    /// Orders noisy moves for quiescence (MVV-LVA only).
+    pub fn noisy(board: &Board, moves: MoveList) -> MovePicker {
+        let mut scores = [0i32; 256];
+        for (i, &m) in moves.iter().enumerate() {
+            scores[i] = mvv_lva(board, m);
+        }
+        MovePicker {
+            moves,
+            scores,
+            next: 0,
+        }
+    }
+
+    /// The next best move and its ordering score.
+    pub fn pick(&mut self) -> Option<(Move, i32)> {
+        let n = self.moves.len();
+        if self.next >= n {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        let slice = self.moves.as_mut_slice();
+        slice.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        let r = (slice[self.next], self.scores[self.next]);
+        self.next += 1;
+        Some(r)
+    }
+
+    /// Whether a score marks a losing capture.
+    pub fn is_bad_capture(score: i32) -> bool {
+        score < -500_000_000
+    }
+}

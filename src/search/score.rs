@@ -1,0 +1,96 @@
+//! `Score`: centipawns, with mate scores encoded by distance in plies.
+
+use std::fmt;
+
+/// A search score in centipawns from the side to move's view. Scores beyond
+/// `MATE_BOUND` encode a forced mate: `MATE - n` is mate in `n` plies from the root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Score(pub i32);
+
+/// The score of delivering mate now.
+pub const MATE: i32 = 32_000;
+/// Scores at or above this (in absolute value) are mates.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+/// Larger than any real score: the initial window bound.
+pub const INFINITY: i32 = MATE + 1;
+
+impl Score {
+    /// A draw.
+    pub const DRAW: Score = Score(0);
+
+    /// The score of mating in `ply` plies (from the root).
+    pub const fn mate_in(ply: usize) -> Score {
+        Score(MATE - ply as i32)
+    }
+
+    /// The score of being mated in `ply` plies.
+    pub const fn mated_in(ply: usize) -> Score {
+        Score(-MATE + ply as i32)
+    }
+
+    /// Whether this is a forced mate for either side.
+    pub const fn is_mate(self) -> bool {
+        self.0.abs() >= MATE_BOUND
+    }
+
+    /// Mate in N full moves (positive: we mate; negative: we are mated), if a mate score.
+    pub const fn mate_moves(self) -> Option<i32> {
+        if !self.is_mate() {
+            None
+        } else if self.0 > 0 {
+            Some((MATE - self.0 + 1) / 2)
+        } else {
+            Some(-(MATE + self.0) / 2)
+        }
+    }
+
+    /// Converts a root-relative mate score to one relative to the node at `ply`, for storing.
+    pub const fn to_tt(self, ply: usize) -> Score {
+        if self.0 >= MATE_BOUND {
+            Score(self.0 + ply as i32)
+        } else if self.0 <= -MATE_BOUND {
+            Score(self.0 - ply as i32)
+        } else {
+            self
+        }
+    }
+
+    /// Converts a node-relative stored score back to root-relative at `ply`.
+    pub const fn from_tt(self, ply: usize) -> Score {
+        if self.0 >= MATE_BOUND {
+            Score(self.0 - ply as i32)
+        } else if self.0 <= -MATE_BOUND {
+            Score(self.0 + ply as i32)
+        } else {
+            self
+        }
+    }
+}
+
+/// Writes the score as UCI does: `cp 34` or `mate 3` / `mate -2`.
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.mate_moves() {
+            Some(n) => write!(f, "mate {n}"),
+            None => write!(f, "cp {}", self.0),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_encoding() {
+        assert_eq!(Score::mate_in(1).mate_moves(), Some(1));
+        assert_eq!(Score::mate_in(3).mate_moves(), Some(2));
+        assert_eq!(Score::mated_in(2).mate_moves(), Some(-1));
+        assert_eq!(Score::mated_in(0).mate_moves(), Some(0));
+        assert_eq!(Score(35).mate_moves(), None);
+        let s = Score::mate_in(7);
+        assert_eq!(s.to_tt(3).from_tt(3), s);
+        assert_eq!(s.to_string(), "mate 4");
+        assert_eq!(Score(-12).to_string(), "cp -12");
+    }
+}

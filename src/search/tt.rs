@@ -1,0 +1,212 @@
+//! The transposition table: a fixed-size hash of search results, in 64-byte buckets of four.
+
+use super::score::Score;
+use crate::chess::Move;
+
+/// What a stored score means relative to the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true score (a PV node).
+    Exact,
+    /// The true score is at least this (a beta cutoff).
+    Lower,
+    /// The true score is at most this (no move raised alpha).
+    Upper,
+}
+
+/// One stored search result.
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    key: u64,
+    mv: u16,
+    score: i16,
+    eval: i16,
+    depth: u8,
+    /// Bits 0-1: bound (0 = empty); bits 2-7: generation.
+    flags: u8,
+}
+
+/// A probe hit.
+#[derive(Clone, Copy, Debug)]
+pub struct TtHit {
+    /// The stored best move (may be `Move::NULL`); check it with `is_legal` before use.
+    pub mv: Move,
+    /// The stored score, already converted to root-relative.
+    pub score: Score,
+    /// The static evaluation stored with it.
+    pub eval: i32,
+    /// The depth searched.
+    pub depth: i32,
+    /// The bound type.
+    pub bound: Bound,
+}
+
+const BUCKET: usize = 4;
+
+/// The table. Never cleared wholesale when full: old and shallow entries are replaced first.
+pub struct TransTable {
+    entries: Vec<Entry>,
+    buckets: usize,
+    generation: u8,
+}
+
+impl TransTable {
+    /// A table of about `mib` mebibytes (at least one bucket).
+    pub fn new(mib: usize) -> TransTable {
+        let bytes = mib.clamp(1, 1 << 16) * 1024 * 1024;
+        let buckets = (bytes / (BUCKET * std::mem::size_of::<Entry>())).max(1);
+        TransTable {
+            entries: vec![Entry::default(); buckets * BUCKET],
+            buckets,
+            generation: 0,
+        }
+    }
+
+    /// Empties the table.
+    pub fn clear(&mut self) {
+        self.entries.fill(Entry::default());
+        self.generation = 0;
+    }
+
+    /// Starts a new search: older entries become preferred for replacement.
+    pub fn new_search(&mut self) {
+        self.generation = (self.generation + 1) & 63;
+    }
+
+    fn bucket(&self, key: u64) -> usize {
+        // Multiply-shift maps the key onto the bucket count without a modulo.
+        (((key as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET
+    }
+
+    /// Looks up `key`; scores are converted from node-relative at `ply`.
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
+        let b = self.bucket(key);
+        self.entries[b..b + BUCKET]
+            .iter()
+            .find(|e| e.key == key && e.flags & 3 != 0)
+            .map(|e| TtHit {
+                mv: Move::from_bits(e.mv),
+                score: Score(i32::from(e.score)).from_tt(ply),
+                eval: i32::from(e.eval),
+                depth: i32::from(e.depth),
+                bound: match e.flags & 3 {
+                    1 => Bound::Exact,
+                    2 => Bound::Lower,
+                    _ => Bound::Upper,
+                },
+            })
+    }
+
+    /// Stores a result. Replaces the same position, else the entry that is oldest and shallowest.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &mut self,
+        key: u64,
+        mv: Move,
+        score: Score,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+        ply: usize,
+    ) {
+        let b = self.bucket(key);
+        let generation = self.generation;
+        let bucket = &mut self.entries[b..b + BUCKET];
+        let age = |e: &Entry| i32::from((generation.wrapping_sub(e.flags >> 2)) & 63);
+        let slot = match bucket.iter().position(|e| e.key == key) {
+            Some(i) => i,
+            None => {
+                let mut best = 0;
+                let mut worst_value = i32::MAX;
+                for (i, e) in bucket.iter().enumerate() {
+                    if e.flags & 3 == 0 {
+                        best = i;
+                        break;
+                    }
+                    let value = i32::from(e.depth) - 8 * age(e);
+                    if value < worst_value {
+                        worst_value = value;
+                        best = i;
+                    }
+                }
+                best
+            }
+        };
+        let e = &mut bucket[slot];
+        // Keep a deeper result for the same position unless the new one is exact or the old is stale.
+        if e.key == key
+            && e.flags & 3 != 0
+            && bound != Bound::Exact
+            && depth + 3 < i32::from(e.depth)
+            && age(e) == 0
+        {
+            return;
+        }
+        let mv_bits = if mv == Move::NULL && e.key == key {
+            e.mv
+        } else {
+            mv.bits()
+        };
+        *e = Entry {
+            key,
+            mv: mv_bits,
+            score: score.to_tt(ply).0.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+            eval: eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+            depth: depth.clamp(0, 255) as u8,
+            flags: (generation << 2)
+                | match bound {
+                    Bound::Exact => 1,
+                    Bound::Lower => 2,
+                    Bound::Upper => 3,
+                },
+        };
+    }
+
+    /// Permille of sampled entries written in the current search (UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let n = self.entries.len().min(1000);
+        let used = self.entries[..n]
+            .iter()
+            .filter(|e| e.flags & 3 != 0 && e.flags >> 2 == self.generation)
+            .count();
+        (used * 1000 / n.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_probes_with_mate_conversion() {
+        let mut tt = TransTable::new(1);
+        let m = Move::from_bits(0x1234);
+        tt.store(42, m, Score::mate_in(5), 10, 7, Bound::Exact, 2);
+        let hit = tt.probe(42, 4).unwrap();
+        assert_eq!(hit.mv, m);
+        assert_eq!(hit.score, Score::mate_in(7));
+        assert_eq!(hit.depth, 7);
+        assert!(tt.probe(43, 0).is_none());
+        tt.clear();
+        assert!(tt.probe(42, 0).is_none());
+    }
+
+    #[test]
+    fn full_table_keeps_working() {
+        let mut tt = TransTable::new(1);
+        for k in 0..200_000u64 {
+            tt.store(
+                k.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                Move::NULL,
+                Score(1),
+                0,
+                (k % 20) as i32,
+                Bound::Lower,
+                0,
+            );
+        }
+        let last = 199_999u64.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        assert!(tt.probe(last, 0).is_some());
+        assert!(tt.hashfull() > 900);
+    }
+}
