@@ -9,3 +9,4 @@ pub mod chess;
 pub mod eval;
 pub mod search;
 pub mod tools;
+pub mod uci;

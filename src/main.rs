@@ -3,6 +3,7 @@
 use clap::{Parser, Subcommand};
 use fianchetto::chess::Board;
 use fianchetto::tools;
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -18,6 +19,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Speak the UCI protocol on standard input/output (for chess GUIs).
+    Uci,
     /// Count leaf nodes of the move tree (move-generator check and speed test).
     Perft {
         /// Depth; without it, run the start-position self-check (depths 1-6).
@@ -146,6 +149,18 @@ fn main() -> ExitCode {
                 Err(e) => fail(&e),
             }
         }
-        None => ExitCode::SUCCESS,
+        Some(Command::Uci) => {
+            fianchetto::uci::run();
+            ExitCode::SUCCESS
+        }
+        None => {
+            // GUIs start engines with a pipe on stdin; a person starts us in a terminal.
+            if std::io::stdin().is_terminal() {
+                fianchetto::uci::run();
+            } else {
+                fianchetto::uci::run();
+            }
+            ExitCode::SUCCESS
+        }
     }
 }

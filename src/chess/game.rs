@@ -86,6 +86,13 @@ pub struct Game {
     moves: Vec<Move>,
 }
 
+/// Two games are equal when they start from the same position and have the same moves.
+impl PartialEq for Game {
+    fn eq(&self, other: &Game) -> bool {
+        self.start() == other.start() && self.moves == other.moves
+    }
+}
+
 impl Default for Game {
     fn default() -> Self {
         Game::new(Board::startpos())

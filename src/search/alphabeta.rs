@@ -5,7 +5,7 @@ use super::score::{Score, INFINITY, MATE, MATE_BOUND};
 use super::see::{see_ge, SEE_VALUE};
 use super::time::TimeBudget;
 use super::tt::Bound;
-use super::{Limits, SearchInfo, SearchResult, Searcher};
+use super::{Limits, Report, SearchInfo, SearchResult, Searcher};
 use crate::chess::{insufficient_material, Board, Game, Move};
 use crate::eval::evaluate;
 use std::time::{Duration, Instant};
@@ -24,6 +24,8 @@ fn lmr_table() -> Box<[[i32; 64]; 64]> {
 /// Per-search state: the searcher's tables plus counters, the path, and the PV table.
 struct Worker<'a> {
     s: &'a mut Searcher,
+    report: &'a mut dyn FnMut(&Report),
+    root_depth: i32,
     limits: &'a Limits,
     start: Instant,
     budget: Option<TimeBudget>,
@@ -255,6 +257,14 @@ impl Worker<'_> {
                 }
             }
 
+            if root && self.elapsed() > Duration::from_millis(3000) {
+                let r = Report::CurrMove {
+                    depth: self.root_depth as u32,
+                    mv: m,
+                    number: searched + 1,
+                };
+                (self.report)(&r);
+            }
             let nb = b.make_move(m);
             self.path.push(b.hash());
             self.prev[ply] = nb.piece_at(m.to()).map(|p| (p.index(), m));
@@ -447,7 +457,7 @@ pub(super) fn run(
     s: &mut Searcher,
     game: &Game,
     limits: &Limits,
-    report: &mut dyn FnMut(&SearchInfo),
+    report: &mut dyn FnMut(&Report),
 ) -> SearchResult {
     let board = *game.board();
     let start = Instant::now();
@@ -503,6 +513,8 @@ pub(super) fn run(
     path.pop(); // the root itself is not "before" the root
     let mut w = Worker {
         s,
+        report,
+        root_depth: 1,
         limits: &limits,
         start,
         budget,
@@ -527,6 +539,7 @@ pub(super) fn run(
 
     'deepening: for depth in 1..=max_depth {
         w.excluded.clear();
+        w.root_depth = depth;
         let mut iteration: Vec<(i32, Vec<Move>)> = Vec::new();
         for (pv_idx, prev_score) in prev_scores.iter_mut().enumerate() {
             w.seldepth = 0;
@@ -554,7 +567,8 @@ pub(super) fn run(
                 let Some(bound) = bound else { break score };
                 if w.elapsed() > Duration::from_millis(1000) {
                     let pv = w.pv[0][..w.pv_len[0]].to_vec();
-                    report(&info(&w, depth, pv_idx + 1, score, Some(bound), pv));
+                    let r = Report::Iteration(info(&w, depth, pv_idx + 1, score, Some(bound), pv));
+                    (w.report)(&r);
                 }
                 delta += delta;
             };
@@ -566,7 +580,8 @@ pub(super) fn run(
                 w.excluded.push(first);
             }
             *prev_score = score;
-            report(&info(&w, depth, pv_idx + 1, score, None, pv.clone()));
+            let r = Report::Iteration(info(&w, depth, pv_idx + 1, score, None, pv.clone()));
+            (w.report)(&r);
             iteration.push((score, pv));
             if w.stopped {
                 break;

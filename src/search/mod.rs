@@ -95,6 +95,22 @@ pub struct SearchInfo {
     pub pv: Vec<Move>,
 }
 
+/// A report from a running search.
+#[derive(Clone, Debug)]
+pub enum Report {
+    /// An iteration (or aspiration failure) finished.
+    Iteration(SearchInfo),
+    /// The root move now being searched, sent only in long searches.
+    CurrMove {
+        /// The iteration's depth.
+        depth: u32,
+        /// The move.
+        mv: Move,
+        /// Its 1-based position in the root move order.
+        number: usize,
+    },
+}
+
 /// What the search decided.
 #[derive(Clone, Debug, Default)]
 pub struct SearchResult {
@@ -156,7 +172,7 @@ impl Searcher {
         &mut self,
         game: &Game,
         limits: &Limits,
-        report: &mut dyn FnMut(&SearchInfo),
+        report: &mut dyn FnMut(&Report),
     ) -> SearchResult {
         alphabeta::run(self, game, limits, report)
     }

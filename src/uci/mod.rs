@@ -1,0 +1,341 @@
+//! The UCI protocol: how chess GUIs, python-chess, cutechess/fastchess and lichess-bot drive us.
+//!
+//! Standard input is read on its own thread so that `isready`, `stop`, `ponderhit` and `quit`
+//! are answered while a search runs on a third thread. End of input acts as `quit`.
+
+pub mod command;
+
+use crate::chess::perft::perft;
+use crate::chess::{Game, Move};
+use crate::search::{Bound, Limits, Report, SearchControl, SearchInfo, Searcher};
+use command::{parse, Command, GoArgs};
+use std::io::{BufRead, Write};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// The engine's name and version, as `id name` reports it.
+pub const NAME: &str = concat!("Fianchetto ", env!("CARGO_PKG_VERSION"));
+
+/// Writes one whole line to stdout and flushes it, so a GUI never sees a partial line.
+pub fn send(line: &str) {
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
+    // A closed stdout means the GUI has gone; there is no one left to tell.
+    let _ = writeln!(lock, "{line}");
+    let _ = lock.flush();
+}
+
+/// Formats a search report as a UCI `info` line.
+pub fn info_line(info: &SearchInfo) -> String {
+    let bound = match info.bound {
+        Some(Bound::Lower) => " lowerbound",
+        Some(Bound::Upper) => " upperbound",
+        _ => "",
+    };
+    let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
+    format!(
+        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} hashfull {} time {} pv {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        info.score,
+        info.nodes,
+        info.nps,
+        info.hashfull,
+        info.time_ms,
+        pv.join(" ")
+    )
+}
+
+struct Options {
+    hash_mib: usize,
+    multipv: usize,
+    ponder: bool,
+    overhead_ms: u64,
+}
+
+/// The protocol state between commands.
+pub struct Engine {
+    searcher: Arc<Mutex<Searcher>>,
+    control: Arc<SearchControl>,
+    game: Game,
+    options: Options,
+    search: Option<JoinHandle<()>>,
+    debug: bool,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+fn clamp_option(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<i64, String> {
+    let v: i64 = value
+        .and_then(|v| v.trim().parse().ok())
+        .ok_or_else(|| format!("option {name} needs a number from {min} to {max}"))?;
+    if v < min || v > max {
+        send(&format!(
+            "info string {name} {v} out of range, using {}",
+            v.clamp(min, max)
+        ));
+    }
+    Ok(v.clamp(min, max))
+}
+
+impl Engine {
+    /// A fresh engine at the start position with default options.
+    pub fn new() -> Engine {
+        let searcher = Searcher::new(16);
+        let control = searcher.control();
+        Engine {
+            searcher: Arc::new(Mutex::new(searcher)),
+            control,
+            game: Game::default(),
+            options: Options {
+                hash_mib: 16,
+                multipv: 1,
+                ponder: false,
+                overhead_ms: 10,
+            },
+            search: None,
+            debug: false,
+        }
+    }
+
+    fn searching(&self) -> bool {
+        self.search.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
+    /// Stops a running search and waits until it has printed its `bestmove`.
+    fn stop_and_wait(&mut self) {
+        if let Some(h) = self.search.take() {
+            self.control.set_pondering(false);
+            self.control.stop();
+            let _ = h.join();
+        }
+    }
+
+    /// Handles one input line; returns false on `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
+        let cmd = match parse(line) {
+            Ok(c) => c,
+            Err(e) => {
+                send(&format!("info string {e}"));
+                return true;
+            }
+        };
+        if self.search.as_ref().is_some_and(|h| h.is_finished()) {
+            if let Some(h) = self.search.take() {
+                let _ = h.join();
+            }
+        }
+        match cmd {
+            Command::Empty => {}
+            Command::Uci => {
+                send(&format!("id name {NAME}"));
+                send("id author The Fianchetto developers");
+                send("option name Hash type spin default 16 min 1 max 65536");
+                send("option name Clear Hash type button");
+                send("option name Threads type spin default 1 min 1 max 1");
+                send("option name MultiPV type spin default 1 min 1 max 218");
+                send("option name Ponder type check default false");
+                send("option name Move Overhead type spin default 10 min 0 max 5000");
+                send("uciok");
+            }
+            Command::IsReady => send("readyok"),
+            Command::Debug(on) => self.debug = on,
+            Command::NewGame => {
+                self.stop_and_wait();
+                self.game = Game::default();
+                if let Ok(mut s) = self.searcher.lock() {
+                    s.clear();
+                }
+            }
+            Command::Position(game) => {
+                // A running search has its own copy; the new position is for the next `go`.
+                self.game = *game;
+            }
+            Command::Go(args) => {
+                if self.searching() {
+                    send("info string a search is already running; send stop first");
+                } else {
+                    self.go(&args);
+                }
+            }
+            Command::Perft(depth) => {
+                let board = *self.game.board();
+                let mut total = 0;
+                for &m in board.legal_moves().iter() {
+                    let n = perft(&board.make_move(m), depth.saturating_sub(1));
+                    total += n;
+                    send(&format!("{m}: {n}"));
+                }
+                send("");
+                send(&format!("Nodes searched: {total}"));
+                send("");
+            }
+            Command::Stop => {
+                if self.searching() {
+                    self.control.set_pondering(false);
+                    self.control.stop();
+                    if let Some(h) = self.search.take() {
+                        let _ = h.join();
+                    }
+                }
+            }
+            Command::PonderHit => self.control.set_pondering(false),
+            Command::Quit => {
+                self.stop_and_wait();
+                return false;
+            }
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Display => {
+                let b = self.game.board();
+                send(&format!("{b}"));
+                send(&format!("Key: {:016X}", b.hash()));
+                let checkers: Vec<String> = b.checkers().map(|s| s.to_string()).collect();
+                send(&format!("Checkers: {}", checkers.join(" ")));
+            }
+            Command::Eval => {
+                for l in crate::tools::eval::report(self.game.board()).lines() {
+                    send(l);
+                }
+            }
+            Command::Bench(depth) => {
+                if self.searching() {
+                    send("info string cannot bench during a search");
+                } else {
+                    crate::tools::bench::run(
+                        depth.unwrap_or(crate::tools::bench::DEFAULT_DEPTH),
+                        &mut |l| send(l),
+                    );
+                }
+            }
+        }
+        true
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let key = name.to_ascii_lowercase();
+        let busy = self.searching();
+        if busy && matches!(key.as_str(), "hash" | "clear hash") {
+            send(&format!("info string cannot change {name} during a search"));
+            return;
+        }
+        let result = match key.as_str() {
+            "hash" => clamp_option(name, value, 1, 65536).map(|v| {
+                self.options.hash_mib = v as usize;
+                if let Ok(mut s) = self.searcher.lock() {
+                    s.set_hash_size(v as usize);
+                }
+            }),
+            "clear hash" => {
+                if let Ok(mut s) = self.searcher.lock() {
+                    s.clear();
+                }
+                Ok(())
+            }
+            "threads" => clamp_option(name, value, 1, 1).map(|_| ()),
+            "multipv" => {
+                clamp_option(name, value, 1, 218).map(|v| self.options.multipv = v as usize)
+            }
+            "move overhead" => {
+                clamp_option(name, value, 0, 5000).map(|v| self.options.overhead_ms = v as u64)
+            }
+            "ponder" => match value.map(|v| v.trim().to_ascii_lowercase()) {
+                Some(v) if v == "true" || v == "false" => {
+                    self.options.ponder = v == "true";
+                    Ok(())
+                }
+                _ => Err("option Ponder needs true or false".to_string()),
+            },
+            _ => Err(format!("unknown option {name:?}")),
+        };
+        if let Err(e) = result {
+            send(&format!("info string {e}"));
+        }
+    }
+
+    fn go(&mut self, args: &GoArgs) {
+        let game = self.game.clone();
+        let limits: Limits = args.limits(game.board(), self.options.multipv);
+        let wait_for_stop = limits.infinite || args.ponder;
+        self.control.reset();
+        self.control.set_pondering(args.ponder);
+        let searcher = Arc::clone(&self.searcher);
+        let control = Arc::clone(&self.control);
+        let overhead = self.options.overhead_ms;
+        let debug = self.debug;
+        self.search = Some(std::thread::spawn(move || {
+            // A poisoned lock means an earlier search panicked; its tables are still usable.
+            let mut s = searcher.lock().unwrap_or_else(|p| p.into_inner());
+            s.move_overhead_ms = overhead;
+            let result = s.search(&game, &limits, &mut |r| match r {
+                Report::Iteration(info) => send(&info_line(info)),
+                Report::CurrMove { depth, mv, number } => send(&format!(
+                    "info depth {depth} currmove {mv} currmovenumber {number}"
+                )),
+            });
+            drop(s);
+            if result.best.is_none() {
+                let score = if result.checkmated { "mate 0" } else { "cp 0" };
+                send(&format!("info depth 0 score {score}"));
+            } else if debug {
+                send(&format!(
+                    "info string searched {} nodes to depth {}",
+                    result.nodes, result.depth
+                ));
+            }
+            // In infinite and ponder mode bestmove waits for stop (or ponderhit).
+            if wait_for_stop {
+                while !control.stopped() && (control.pondering() || limits.infinite) {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            }
+            match result.best {
+                Some(m) => match result.ponder {
+                    Some(p) => send(&format!("bestmove {m} ponder {p}")),
+                    None => send(&format!("bestmove {m}")),
+                },
+                None => send("bestmove (none)"),
+            }
+        }));
+    }
+}
+
+/// Runs the UCI loop on standard input until `quit` or end of input.
+pub fn run() {
+    let (tx, rx) = mpsc::channel::<Option<String>>();
+    std::thread::spawn(move || {
+        let stdin = std::io::stdin();
+        for line in stdin.lock().lines() {
+            match line {
+                Ok(l) => {
+                    if tx.send(Some(l)).is_err() {
+                        return;
+                    }
+                }
+                Err(_) => break,
+            }
+        }
+        let _ = tx.send(None);
+    });
+    let mut engine = Engine::new();
+    while let Ok(msg) = rx.recv() {
+        match msg {
+            Some(line) => {
+                if !engine.handle(&line) {
+                    return;
+                }
+            }
+            None => {
+                // End of input: finish like `quit`.
+                engine.handle("quit");
+                return;
+            }
+        }
+    }
+}
