@@ -9,4 +9,5 @@ pub mod chess;
 pub mod eval;
 pub mod search;
 pub mod tools;
+pub mod tui;
 pub mod uci;

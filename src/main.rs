@@ -19,6 +19,24 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Play a game in the terminal (menus ask for anything not given here).
+    Play {
+        /// Your side: white, black, or none (bot vs bot).
+        #[arg(long = "as", value_parser = ["white", "black", "none"])]
+        side: Option<String>,
+        /// Bot search depth (1-64).
+        #[arg(long, conflicts_with = "movetime", value_parser = clap::value_parser!(u32).range(1..=64))]
+        depth: Option<u32>,
+        /// Bot time per move in milliseconds.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+        movetime: Option<u64>,
+        /// Start position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Draw pieces as letters instead of Unicode glyphs.
+        #[arg(long)]
+        ascii: bool,
+    },
     /// Speak the UCI protocol on standard input/output (for chess GUIs).
     Uci,
     /// Count leaf nodes of the move tree (move-generator check and speed test).
@@ -153,14 +171,44 @@ fn main() -> ExitCode {
             fianchetto::uci::run();
             ExitCode::SUCCESS
         }
+        Some(Command::Play {
+            side,
+            depth,
+            movetime,
+            fen,
+            ascii,
+        }) => {
+            use fianchetto::tui::play::{Human, Strength};
+            let human = side.map(|s| match s.as_str() {
+                "white" => Human::White,
+                "black" => Human::Black,
+                _ => Human::Nobody,
+            });
+            let strength = depth
+                .map(Strength::Depth)
+                .or(movetime.map(Strength::Movetime));
+            let opts = fianchetto::tui::PlayOptions {
+                human,
+                strength,
+                fen,
+                ascii,
+            };
+            match fianchetto::tui::run(opts) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => fail(&e),
+            }
+        }
         None => {
             // GUIs start engines with a pipe on stdin; a person starts us in a terminal.
             if std::io::stdin().is_terminal() {
-                fianchetto::uci::run();
+                match fianchetto::tui::run(fianchetto::tui::PlayOptions::default()) {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(e) => fail(&e),
+                }
             } else {
                 fianchetto::uci::run();
+                ExitCode::SUCCESS
             }
-            ExitCode::SUCCESS
         }
     }
 }

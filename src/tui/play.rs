@@ -1,0 +1,484 @@
+//! The game loop: menus, human moves and commands, the bot's replies, game end and PGN saving.
+
+use super::render::{screen, Style};
+use crate::chess::{Board, Color, Game, Move, Outcome};
+use crate::eval::evaluate;
+use crate::search::{Limits, Report, Searcher};
+use std::io::{BufRead, IsTerminal, Write};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// Who plays which side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Human {
+    /// The person plays White.
+    White,
+    /// The person plays Black.
+    Black,
+    /// Bot against bot.
+    Nobody,
+}
+
+impl Human {
+    fn plays(self, c: Color) -> bool {
+        matches!(
+            (self, c),
+            (Human::White, Color::White) | (Human::Black, Color::Black)
+        )
+    }
+}
+
+/// How strong the bot is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strength {
+    /// Fixed depth (the seed's 1-6).
+    Depth(u32),
+    /// Fixed time per move, milliseconds.
+    Movetime(u64),
+}
+
+/// What the command line chose; `None` fields are asked in menus.
+#[derive(Clone, Debug, Default)]
+pub struct PlayOptions {
+    /// Which side the person plays.
+    pub human: Option<Human>,
+    /// The bot's strength.
+    pub strength: Option<Strength>,
+    /// Start position.
+    pub fen: Option<String>,
+    /// Letters instead of glyphs.
+    pub ascii: bool,
+}
+
+/// Line input with end-of-input reported as `None`.
+struct Input<R: BufRead> {
+    reader: R,
+}
+
+impl<R: BufRead> Input<R> {
+    fn line(&mut self, prompt: &str) -> Option<String> {
+        print!("{prompt}");
+        let _ = std::io::stdout().flush();
+        let mut s = String::new();
+        match self.reader.read_line(&mut s) {
+            Ok(0) | Err(_) => None,
+            Ok(_) => Some(s.trim().to_string()),
+        }
+    }
+}
+
+/// The date as PGN writes it (YYYY.MM.DD), from the system clock.
+pub fn pgn_date() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Days since 1970-01-01 to a calendar date (Howard Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+fn names(human: Human) -> (&'static str, &'static str) {
+    match human {
+        Human::White => ("Human", "Fianchetto"),
+        Human::Black => ("Fianchetto", "Human"),
+        Human::Nobody => ("Fianchetto", "Fianchetto"),
+    }
+}
+
+/// Writes the game as PGN to `path` (or a fresh timestamped file) and returns the path.
+fn save_pgn(game: &Game, human: Human, path: Option<&str>) -> std::io::Result<String> {
+    let path = match path {
+        Some(p) => p.to_string(),
+        None => {
+            let secs = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs());
+            format!(
+                "fianchetto-{}-{}.pgn",
+                pgn_date().replace('.', ""),
+                secs % 86_400
+            )
+        }
+    };
+    let (w, b) = names(human);
+    std::fs::write(&path, game.to_pgn(w, b, &pgn_date()))?;
+    Ok(path)
+}
+
+struct Session {
+    game: Game,
+    human: Human,
+    strength: Strength,
+    style: Style,
+    searcher: Searcher,
+    shared: Arc<Mutex<(Game, Human)>>,
+    last_eval: Option<i32>,
+}
+
+const HELP: &str = "\
+Enter a move as SAN (e4, Nf3, exd5, O-O, e8=Q) or UCI (e2e4, e7e8q), or a command:
+  help            this text
+  fen             print the position as FEN
+  setfen <FEN>    start from another position
+  legal           list the legal moves
+  reset           start a new game
+  undo            take back your last move (and the bot's reply)
+  hint            ask the bot for a move
+  flip            turn the board around
+  pgn [FILE]      save the game as PGN
+  exit, quit      leave (the game is saved as PGN)";
+
+impl Session {
+    fn limits(&self) -> Limits {
+        let mut l = Limits {
+            multipv: 1,
+            ..Limits::default()
+        };
+        match self.strength {
+            Strength::Depth(d) => l.depth = Some(d),
+            Strength::Movetime(ms) => l.movetime = Some(ms),
+        }
+        l
+    }
+
+    fn sync(&self) {
+        if let Ok(mut s) = self.shared.lock() {
+            *s = (self.game.clone(), self.human);
+        }
+    }
+
+    fn show(&self) {
+        println!();
+        print!("{}", screen(&self.game, self.last_eval, self.style));
+        let _ = std::io::stdout().flush();
+    }
+
+    fn white_view(&self, cp_side_to_move: i32, side: Color) -> i32 {
+        if side == Color::White {
+            cp_side_to_move
+        } else {
+            -cp_side_to_move
+        }
+    }
+
+    /// The bot thinks and returns its move (None when there is no legal move).
+    fn think(&mut self, announce: bool) -> Option<(Move, String)> {
+        let limits = self.limits();
+        let start = Instant::now();
+        let side = self.game.board().side_to_move();
+        if announce {
+            println!("Fianchetto is thinking...");
+        }
+        let r = self.searcher.search(&self.game, &limits, &mut |rep| {
+            if let Report::Iteration(info) = rep {
+                if announce && info.time_ms >= 1000 && info.bound.is_none() {
+                    println!(
+                        "  depth {:>2}  score {}  nodes {}",
+                        info.depth, info.score, info.nodes
+                    );
+                }
+            }
+        });
+        let m = r.best?;
+        let secs = start.elapsed().as_secs_f64();
+        let nps = (r.nodes as f64 / secs.max(1e-6)) as u64;
+        let score = match r.score.mate_moves() {
+            Some(n) => format!("mate {n}"),
+            None => format!("{:+.2}", self.white_view(r.score.0, side) as f64 / 100.0),
+        };
+        if !r.score.is_mate() {
+            self.last_eval = Some(self.white_view(r.score.0, side));
+        }
+        let san = self.game.board().san(m);
+        let text = format!(
+            "{san} (score {score}, depth {}, {} nodes, {secs:.2} s, {} nps)",
+            r.depth,
+            crate::tools::perft::thousands(r.nodes),
+            crate::tools::perft::thousands(nps)
+        );
+        Some((m, text))
+    }
+
+    fn bot_move(&mut self) {
+        if let Some((m, text)) = self.think(true) {
+            println!("Fianchetto plays {text}");
+            let _ = self.game.push(m);
+            self.sync();
+        }
+    }
+
+    fn announce(&self, outcome: Outcome) {
+        let msg = match outcome {
+            Outcome::Checkmate { winner } => {
+                let who = if self.human.plays(winner) {
+                    "You win!".to_string()
+                } else if self.human == Human::Nobody {
+                    format!("{winner} wins.")
+                } else {
+                    "Fianchetto wins.".to_string()
+                };
+                format!("Checkmate! {who}")
+            }
+            other => format!("Game over: {other}."),
+        };
+        println!("{msg} ({})", outcome.result());
+    }
+
+    /// Handles a command; returns Some(true) to keep playing, Some(false) to quit, None if it was not a command.
+    fn command(&mut self, line: &str) -> Option<bool> {
+        let (word, arg) = match line.split_once(char::is_whitespace) {
+            Some((w, a)) => (w, a.trim()),
+            None => (line, ""),
+        };
+        match word.to_ascii_lowercase().as_str() {
+            "help" | "?" => println!("{HELP}"),
+            "fen" => println!("{}", self.game.board().to_fen()),
+            "setfen" => match Board::from_fen(arg) {
+                Ok(b) => {
+                    self.game = Game::new(b);
+                    self.last_eval = None;
+                    self.sync();
+                    self.show();
+                }
+                Err(e) => println!("Bad FEN: {e}. The game goes on unchanged."),
+            },
+            "legal" => {
+                let b = self.game.board();
+                let sans: Vec<String> = b.legal_moves().iter().map(|&m| b.san(m)).collect();
+                println!("Legal moves ({}): {}", sans.len(), sans.join(" "));
+            }
+            "reset" => {
+                self.game = Game::default();
+                self.last_eval = None;
+                self.sync();
+                self.show();
+            }
+            "undo" => {
+                if self.game.moves().is_empty() {
+                    println!("Nothing to undo.");
+                } else {
+                    self.game.pop();
+                    if !self.human.plays(self.game.board().side_to_move())
+                        && !self.game.moves().is_empty()
+                    {
+                        self.game.pop();
+                    }
+                    self.sync();
+                    self.show();
+                }
+            }
+            "hint" => match self.think(false) {
+                Some((_, text)) => println!("Hint: {text}"),
+                None => println!("There is no legal move."),
+            },
+            "flip" => {
+                self.style.flipped = !self.style.flipped;
+                self.show();
+            }
+            "pgn" => match save_pgn(&self.game, self.human, (!arg.is_empty()).then_some(arg)) {
+                Ok(p) => println!("Game saved to {p}"),
+                Err(e) => println!("Could not save the game: {e}"),
+            },
+            "exit" | "quit" => return Some(false),
+            _ => return None,
+        }
+        Some(true)
+    }
+
+    /// Plays until the game ends or the person leaves. Returns false when input ended or the person quit.
+    fn play<R: BufRead>(&mut self, input: &mut Input<R>) -> bool {
+        self.show();
+        loop {
+            if let Some(outcome) = self.game.outcome() {
+                self.announce(outcome);
+                return true;
+            }
+            let side = self.game.board().side_to_move();
+            if !self.human.plays(side) {
+                self.bot_move();
+                self.show();
+                continue;
+            }
+            let prompt = format!("{} to move> ", side);
+            let Some(line) = input.line(&prompt) else {
+                return false;
+            };
+            if line.is_empty() {
+                continue;
+            }
+            match self.command(&line) {
+                Some(true) => continue,
+                Some(false) => return false,
+                None => {}
+            }
+            match self.game.board().parse_move(&line) {
+                Ok(m) => {
+                    let _ = self.game.push(m);
+                    self.last_eval = Some(
+                        evaluate(self.game.board())
+                            * if self.game.board().side_to_move() == Color::White {
+                                1
+                            } else {
+                                -1
+                            },
+                    );
+                    self.sync();
+                    if self.game.outcome().is_some() || self.human == Human::Nobody {
+                        self.show();
+                    }
+                }
+                Err(e) => println!("{e}. Type 'help' for how to enter moves."),
+            }
+        }
+    }
+}
+
+fn choose_side<R: BufRead>(input: &mut Input<R>) -> Option<Human> {
+    println!("1. Play as White\n2. Play as Black\n3. Bot vs Bot");
+    loop {
+        match input.line("Choose [1-3]: ")?.as_str() {
+            "1" | "" => return Some(Human::White),
+            "2" => return Some(Human::Black),
+            "3" => return Some(Human::Nobody),
+            other => println!("{other:?} is not a choice; type 1, 2 or 3."),
+        }
+    }
+}
+
+fn choose_strength<R: BufRead>(input: &mut Input<R>) -> Option<Strength> {
+    println!("Bot strength:\n  1-6. search depth 1 to 6\n  7. 0.1 s per move\n  8. 1 s per move\n  9. 10 s per move");
+    loop {
+        match input.line("Choose [1-9] (default 4): ")?.as_str() {
+            "" => return Some(Strength::Depth(4)),
+            d @ ("1" | "2" | "3" | "4" | "5" | "6") => {
+                return Some(Strength::Depth(d.parse().unwrap_or(4)))
+            }
+            "7" => return Some(Strength::Movetime(100)),
+            "8" => return Some(Strength::Movetime(1000)),
+            "9" => return Some(Strength::Movetime(10_000)),
+            other => println!("{other:?} is not a choice; type a number from 1 to 9."),
+        }
+    }
+}
+
+/// Runs the terminal game on standard input and output. Returns an error message for a bad `--fen`.
+pub fn run(opts: PlayOptions) -> Result<(), String> {
+    let start = match &opts.fen {
+        Some(f) => Board::from_fen(f).map_err(|e| format!("bad FEN: {e}"))?,
+        None => Board::startpos(),
+    };
+    let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && std::io::stdout().is_terminal();
+    let shared = Arc::new(Mutex::new((Game::new(start), Human::White)));
+    {
+        // Ctrl-C: save what was played so far, restore the terminal's colours, and leave.
+        let shared = Arc::clone(&shared);
+        let _ = ctrlc::set_handler(move || {
+            if std::io::stdout().is_terminal() {
+                print!("\x1b[0m");
+            }
+            if let Ok(s) = shared.lock() {
+                save_on_exit(&s.0, s.1);
+            }
+            std::process::exit(130);
+        });
+    }
+    let stdin = std::io::stdin();
+    let mut input = Input {
+        reader: stdin.lock(),
+    };
+    println!("=== Fianchetto ===");
+    let Some(human) = opts.human.or_else(|| choose_side(&mut input)) else {
+        return Ok(());
+    };
+    let Some(strength) = opts.strength.or_else(|| choose_strength(&mut input)) else {
+        return Ok(());
+    };
+    let mut session = Session {
+        game: Game::new(start),
+        human,
+        strength,
+        style: Style {
+            color,
+            ascii: opts.ascii,
+            flipped: human == Human::Black,
+        },
+        searcher: Searcher::new(16),
+        shared,
+        last_eval: None,
+    };
+    session.sync();
+    println!("Type 'help' for commands.");
+    loop {
+        if !session.play(&mut input) {
+            save_on_exit(&session.game, human);
+            return Ok(());
+        }
+        match input.line("Save the game as PGN? [y/N] ") {
+            None => {
+                save_on_exit(&session.game, human);
+                return Ok(());
+            }
+            Some(a) if a.eq_ignore_ascii_case("y") || a.eq_ignore_ascii_case("yes") => {
+                match save_pgn(&session.game, human, None) {
+                    Ok(p) => println!("Game saved to {p}"),
+                    Err(e) => println!("Could not save the game: {e}"),
+                }
+            }
+            Some(_) => {}
+        }
+        match input.line("Play again? [y/N] ") {
+            Some(a) if a.eq_ignore_ascii_case("y") || a.eq_ignore_ascii_case("yes") => {
+                session.game = Game::new(start);
+                session.last_eval = None;
+                session.searcher.clear();
+                session.sync();
+            }
+            _ => {
+                println!("Goodbye.");
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// Saves an unfinished game on leaving so that nothing is lost, and says where.
+fn save_on_exit(game: &Game, human: Human) {
+    if std::io::stdout().is_terminal() {
+        // Leave the terminal in its default colours whatever was drawn last.
+        print!("\x1b[0m");
+    }
+    if game.moves().is_empty() {
+        println!("\nGoodbye.");
+        return;
+    }
+    match save_pgn(game, human, None) {
+        Ok(p) => println!("\nGame saved to {p}"),
+        Err(e) => println!("\nCould not save the game: {e}"),
+    }
+    let _ = std::io::stdout().flush();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_424), (2025, 12, 2));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+}
