@@ -255,16 +255,17 @@ fn evaluate_side(
     let mut shelter = 0;
     for f in kf.saturating_sub(1)..=(kf + 1).min(7) {
         let pawns_on_file = file_mask(f) & our_pawns;
-        let mut found = false;
-        for p in pawns_on_file {
-            let ahead =
-                p.rank().relative(us).index() as i32 - king.rank().relative(us).index() as i32;
-            if ahead == 1 || ahead == 2 {
-                shelter += PAWN_SHIELD[(ahead - 1) as usize];
-                found = true;
-                break;
-            }
-        }
+        // The best shield pawn on the file counts, whichever order the squares come in.
+        let best = pawns_on_file
+            .into_iter()
+            .filter_map(|p| {
+                let ahead =
+                    p.rank().relative(us).index() as i32 - king.rank().relative(us).index() as i32;
+                (ahead == 1 || ahead == 2).then(|| PAWN_SHIELD[(ahead - 1) as usize])
+            })
+            .max();
+        let found = best.is_some();
+        shelter += best.unwrap_or(0);
         if !found && pawns_on_file.is_empty() {
             shelter += KING_OPEN_FILE;
         }

@@ -1,0 +1,238 @@
+//! Whole-search behaviour: mates with exact scores, draws scored 0, limits, no-move positions,
+//! and evaluation symmetry on every position of the test suites.
+
+use fianchetto::chess::{parse_epd, Board, Game};
+use fianchetto::eval::evaluate;
+use fianchetto::search::{Clock, Limits, Score, Searcher};
+use std::time::{Duration, Instant};
+
+fn search(fen: &str, limits: Limits) -> fianchetto::search::SearchResult {
+    let game = Game::new(Board::from_fen(fen).unwrap());
+    Searcher::new(16).search(&game, &limits, &mut |_| {})
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        multipv: 1,
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn mate_in_one_two_three_with_exact_scores() {
+    let r = search("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", depth(6));
+    assert_eq!(r.score, Score::mate_in(1));
+    assert_eq!(r.best.unwrap().to_string(), "a1a8");
+    let r = search(
+        "5k2/6pp/p1qN4/1p1p4/3P4/2PKP2Q/PP3r2/3R4 b - - 0 1",
+        depth(8),
+    );
+    assert_eq!(r.score, Score::mate_in(3));
+    assert_eq!(r.score.mate_moves(), Some(2));
+    assert_eq!(r.best.unwrap().to_string(), "c6c4");
+    let r = search(
+        "k4r2/1R4pb/1pQp1n1p/3P4/5p1P/3P2P1/r1q1R2K/8 w - - 0 1",
+        depth(10),
+    );
+    assert_eq!(r.score.mate_moves(), Some(3));
+}
+
+#[test]
+fn being_mated_is_negative_mate() {
+    // Black to move is mated next move whatever it does.
+    let r = search("7k/8/5QK1/8/8/8/8/r7 b - - 0 1", depth(6));
+    assert_eq!(r.score.mate_moves(), Some(-1));
+}
+
+#[test]
+fn draws_score_zero() {
+    // Perpetual check by the side a queen and a rook down.
+    let r = search("7k/q5p1/8/8/8/7K/1r6/3Q4 w - - 0 1", depth(12));
+    assert_eq!(r.score, Score::DRAW);
+    assert_eq!(r.best.unwrap().to_string(), "d1h5");
+    // Stalemate traps: the losing side forces stalemate.
+    assert_eq!(
+        search("k7/p7/8/8/8/8/5q2/1Q5K w - - 0 1", depth(8)).score,
+        Score::DRAW
+    );
+    assert_eq!(
+        search("7k/5Q2/5K2/8/8/8/8/6r1 b - - 0 1", depth(10)).score,
+        Score::DRAW
+    );
+    // Fifty-move rule: every move reaches the 100th half-move and none mates.
+    assert_eq!(
+        search("8/8/8/4k3/8/8/8/R3K3 w - - 99 80", depth(8)).score,
+        Score::DRAW
+    );
+    // Insufficient material.
+    assert_eq!(
+        search("8/8/8/4k3/8/8/8/3NK3 w - - 0 1", depth(8)).score,
+        Score::DRAW
+    );
+}
+
+#[test]
+fn repetition_against_game_history() {
+    // White, a queen down, can only shuffle between g1 and h1; the history already holds the
+    // position after Kh1, so repeating it is scored as a draw and preferred.
+    let mut game = Game::new(Board::from_fen("k7/8/8/8/8/8/q7/7K w - - 0 1").unwrap());
+    for m in ["Kg1", "Qb2", "Kh1", "Qa2", "Kg1", "Qb2"] {
+        game.push_text(m).unwrap();
+    }
+    let r = Searcher::new(16).search(&game, &depth(6), &mut |_| {});
+    assert_eq!(r.best.unwrap().to_string(), "g1h1");
+    assert_eq!(r.score, Score::DRAW);
+}
+
+#[test]
+fn mate_takes_precedence_over_fifty_moves() {
+    let r = search("7k/8/6K1/8/8/8/8/R7 w - - 99 80", depth(4));
+    assert_eq!(r.score, Score::mate_in(1));
+}
+
+#[test]
+fn no_legal_moves() {
+    let mate = search(
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+        depth(5),
+    );
+    assert!(mate.best.is_none() && mate.checkmated);
+    let stale = search("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", depth(5));
+    assert!(stale.best.is_none() && !stale.checkmated);
+}
+
+#[test]
+fn absurd_limits_are_clamped() {
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    assert!(search(fen, depth(0)).best.is_some());
+    let nodes0 = Limits {
+        nodes: Some(0),
+        multipv: 1,
+        ..Limits::default()
+    };
+    assert!(search(fen, nodes0).best.is_some());
+    let negative = Limits {
+        clock: Some(Clock {
+            time_ms: -500,
+            inc_ms: -10,
+            moves_to_go: Some(0),
+        }),
+        multipv: 1,
+        ..Limits::default()
+    };
+    let t = Instant::now();
+    assert!(search(fen, negative).best.is_some());
+    assert!(t.elapsed() < Duration::from_secs(2));
+    let huge_movetime = Limits {
+        movetime: Some(200),
+        clock: Some(Clock {
+            time_ms: 100,
+            inc_ms: 0,
+            moves_to_go: None,
+        }),
+        multipv: 1,
+        ..Limits::default()
+    };
+    let t = Instant::now();
+    assert!(search(fen, huge_movetime).best.is_some());
+    assert!(t.elapsed() < Duration::from_secs(2));
+    // A very deep request on a trivial position still ends (depth is capped below MAX_PLY).
+    let deep = Limits {
+        depth: Some(10_000),
+        nodes: Some(200_000),
+        multipv: 1,
+        ..Limits::default()
+    };
+    assert!(search("8/8/8/4k3/8/8/8/3NK3 w - - 0 1", deep)
+        .best
+        .is_some());
+}
+
+#[test]
+fn stop_flag_ends_an_infinite_search() {
+    let mut s = Searcher::new(16);
+    let control = s.control();
+    let game = Game::default();
+    let handle = std::thread::spawn(move || {
+        let limits = Limits {
+            infinite: true,
+            multipv: 1,
+            ..Limits::default()
+        };
+        s.search(&game, &limits, &mut |_| {})
+    });
+    std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    control.stop();
+    let r = handle.join().unwrap();
+    assert!(t.elapsed() < Duration::from_millis(100));
+    assert!(r.best.is_some());
+}
+
+#[test]
+fn pv_is_legal_and_multipv_differs() {
+    let game = Game::new(
+        Board::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+            .unwrap(),
+    );
+    let mut lines = Vec::new();
+    let limits = Limits {
+        depth: Some(7),
+        multipv: 3,
+        ..Limits::default()
+    };
+    let r = Searcher::new(16).search(&game, &limits, &mut |rep| {
+        if let fianchetto::search::Report::Iteration(i) = rep {
+            lines.push(i.clone());
+        }
+    });
+    let last: Vec<_> = lines.iter().filter(|i| i.depth == 7).collect();
+    assert_eq!(last.len(), 3);
+    let firsts: Vec<_> = last.iter().map(|i| i.pv[0]).collect();
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    assert!(last[0].score >= last[1].score && last[1].score >= last[2].score);
+    for info in &lines {
+        let mut b = *game.board();
+        for &m in &info.pv {
+            assert!(b.is_legal(m), "illegal PV move {m} in {:?}", info.pv);
+            b = b.make_move(m);
+        }
+    }
+    assert_eq!(r.best, Some(last[0].pv[0]));
+}
+
+fn symmetric_on(text: &str) -> usize {
+    let mut n = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let fen = line.split(';').next().unwrap().trim();
+        let board = match Board::from_fen(fen) {
+            Ok(b) => b,
+            Err(_) => match parse_epd(line) {
+                Ok(e) => e.board,
+                Err(_) => continue, // Chess960 or unreachable-material lines
+            },
+        };
+        assert_eq!(evaluate(&board), evaluate(&board.mirrored()), "{fen}");
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn evaluation_is_colour_symmetric() {
+    let mut n = 0;
+    n += symmetric_on(include_str!("data/perftsuite.epd"));
+    n += symmetric_on(include_str!("data/cpw_positions.epd"));
+    n += symmetric_on(include_str!("data/wacnew.epd"));
+    n += symmetric_on(include_str!("data/bk.epd"));
+    n += symmetric_on(include_str!("data/openings-8mvs.epd"));
+    n += symmetric_on(include_str!("data/openings-2moves.epd"));
+    let tricky: String = include_str!("data/tricky.perft")
+        .lines()
+        .filter_map(|l| l.strip_prefix("epd "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    n += symmetric_on(&tricky);
+    assert!(n > 1400, "{n}");
+}
