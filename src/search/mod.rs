@@ -155,9 +155,24 @@ impl Searcher {
         Arc::clone(&self.control)
     }
 
-    /// Resizes the transposition table (its contents are lost).
-    pub fn set_hash_size(&mut self, mib: usize) {
-        self.tt = tt::TransTable::new(mib);
+    /// Resizes the transposition table (its contents are lost). When the memory cannot be had,
+    /// the old table stays and the error says so.
+    pub fn set_hash_size(&mut self, mib: usize) -> Result<(), String> {
+        // Free the old table first so that its memory can be reused for the new one.
+        self.tt = tt::TransTable::new(1);
+        match tt::TransTable::try_new(mib) {
+            Some(t) => {
+                self.tt = t;
+                Ok(())
+            }
+            None => {
+                self.tt = tt::TransTable::new(16.min(mib));
+                Err(format!(
+                    "cannot allocate {mib} MiB for the hash table; using {} MiB",
+                    16.min(mib)
+                ))
+            }
+        }
     }
 
     /// Forgets everything learnt: transposition table and move-ordering history.

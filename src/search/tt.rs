@@ -14,7 +14,10 @@ pub enum Bound {
     Upper,
 }
 
-/// One stored search result.
+/// One stored search result, packed into two words: the full key, and
+/// move (16) | score (16) | eval (16) | depth (8) | flags (8), where flags hold the bound in
+/// bits 0-1 (0 = empty) and the generation in bits 2-7. Plain integers let the table be
+/// allocated zeroed, so a large table costs nothing until it is used.
 #[derive(Clone, Copy, Debug, Default)]
 struct Entry {
     key: u64,
@@ -22,8 +25,29 @@ struct Entry {
     score: i16,
     eval: i16,
     depth: u8,
-    /// Bits 0-1: bound (0 = empty); bits 2-7: generation.
     flags: u8,
+}
+
+impl Entry {
+    fn unpack(key: u64, data: u64) -> Entry {
+        Entry {
+            key,
+            mv: data as u16,
+            score: (data >> 16) as u16 as i16,
+            eval: (data >> 32) as u16 as i16,
+            depth: (data >> 48) as u8,
+            flags: (data >> 56) as u8,
+        }
+    }
+
+    fn pack(self) -> [u64; 2] {
+        let data = u64::from(self.mv)
+            | u64::from(self.score as u16) << 16
+            | u64::from(self.eval as u16) << 32
+            | u64::from(self.depth) << 48
+            | u64::from(self.flags) << 56;
+        [self.key, data]
+    }
 }
 
 /// A probe hit.
@@ -45,26 +69,47 @@ const BUCKET: usize = 4;
 
 /// The table. Never cleared wholesale when full: old and shallow entries are replaced first.
 pub struct TransTable {
-    entries: Vec<Entry>,
+    /// Two words per entry, `BUCKET` entries (64 bytes) per bucket.
+    words: Vec<u64>,
     buckets: usize,
     generation: u8,
 }
 
 impl TransTable {
-    /// A table of about `mib` mebibytes (at least one bucket).
-    pub fn new(mib: usize) -> TransTable {
+    /// A table of about `mib` mebibytes, or `None` if the memory cannot be had.
+    pub fn try_new(mib: usize) -> Option<TransTable> {
         let bytes = mib.clamp(1, 1 << 16) * 1024 * 1024;
-        let buckets = (bytes / (BUCKET * std::mem::size_of::<Entry>())).max(1);
-        TransTable {
-            entries: vec![Entry::default(); buckets * BUCKET],
+        let buckets = (bytes / (BUCKET * 16)).max(1);
+        let words = buckets * BUCKET * 2;
+        // Ask first, so that an impossible size is refused instead of aborting the process.
+        let mut probe: Vec<u64> = Vec::new();
+        probe.try_reserve_exact(words).ok()?;
+        drop(probe);
+        Some(TransTable {
+            words: vec![0u64; words],
             buckets,
             generation: 0,
+        })
+    }
+
+    /// A table of about `mib` mebibytes, halving the size until the memory can be had.
+    pub fn new(mib: usize) -> TransTable {
+        let mut m = mib.clamp(1, 1 << 16);
+        loop {
+            if let Some(t) = TransTable::try_new(m) {
+                return t;
+            }
+            if m == 1 {
+                // One MiB is always available to a running process; fail loudly if not.
+                return TransTable::try_new(1).expect("1 MiB for the hash table");
+            }
+            m /= 2;
         }
     }
 
     /// Empties the table.
     pub fn clear(&mut self) {
-        self.entries.fill(Entry::default());
+        self.words.fill(0);
         self.generation = 0;
     }
 
@@ -78,11 +123,15 @@ impl TransTable {
         (((key as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET
     }
 
+    fn entry(&self, i: usize) -> Entry {
+        Entry::unpack(self.words[2 * i], self.words[2 * i + 1])
+    }
+
     /// Looks up `key`; scores are converted from node-relative at `ply`.
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
         let b = self.bucket(key);
-        self.entries[b..b + BUCKET]
-            .iter()
+        (b..b + BUCKET)
+            .map(|i| self.entry(i))
             .find(|e| e.key == key && e.flags & 3 != 0)
             .map(|e| TtHit {
                 mv: Move::from_bits(e.mv),
@@ -111,8 +160,8 @@ impl TransTable {
     ) {
         let b = self.bucket(key);
         let generation = self.generation;
-        let bucket = &mut self.entries[b..b + BUCKET];
         let age = |e: &Entry| i32::from((generation.wrapping_sub(e.flags >> 2)) & 63);
+        let bucket: Vec<Entry> = (b..b + BUCKET).map(|i| self.entry(i)).collect();
         let slot = match bucket.iter().position(|e| e.key == key) {
             Some(i) => i,
             None => {
@@ -132,13 +181,13 @@ impl TransTable {
                 best
             }
         };
-        let e = &mut bucket[slot];
+        let e = bucket[slot];
         // Keep a deeper result for the same position unless the new one is exact or the old is stale.
         if e.key == key
             && e.flags & 3 != 0
             && bound != Bound::Exact
             && depth + 3 < i32::from(e.depth)
-            && age(e) == 0
+            && age(&e) == 0
         {
             return;
         }
@@ -147,7 +196,7 @@ impl TransTable {
         } else {
             mv.bits()
         };
-        *e = Entry {
+        let new = Entry {
             key,
             mv: mv_bits,
             score: score.to_tt(ply).0.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
@@ -160,13 +209,17 @@ impl TransTable {
                     Bound::Upper => 3,
                 },
         };
+        let [k, d] = new.pack();
+        let i = b + slot;
+        self.words[2 * i] = k;
+        self.words[2 * i + 1] = d;
     }
 
     /// Permille of sampled entries written in the current search (UCI `hashfull`).
     pub fn hashfull(&self) -> u32 {
-        let n = self.entries.len().min(1000);
-        let used = self.entries[..n]
-            .iter()
+        let n = (self.words.len() / 2).min(1000);
+        let used = (0..n)
+            .map(|i| self.entry(i))
             .filter(|e| e.flags & 3 != 0 && e.flags >> 2 == self.generation)
             .count();
         (used * 1000 / n.max(1)) as u32
@@ -208,5 +261,14 @@ mod tests {
         let last = 199_999u64.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         assert!(tt.probe(last, 0).is_some());
         assert!(tt.hashfull() > 900);
+    }
+
+    #[test]
+    fn impossible_size_is_refused_not_fatal() {
+        // 64 GiB cannot be had on the machines we test on; either way nothing aborts.
+        let t = TransTable::try_new(1 << 16);
+        drop(t);
+        let small = TransTable::new(2);
+        assert!(small.probe(1, 0).is_none());
     }
 }

@@ -226,10 +226,11 @@ impl Engine {
             return;
         }
         let result = match key.as_str() {
-            "hash" => clamp_option(name, value, 1, 65536).map(|v| {
+            "hash" => clamp_option(name, value, 1, 65536).and_then(|v| {
                 self.options.hash_mib = v as usize;
-                if let Ok(mut s) = self.searcher.lock() {
-                    s.set_hash_size(v as usize);
+                match self.searcher.lock() {
+                    Ok(mut s) => s.set_hash_size(v as usize),
+                    Err(_) => Ok(()),
                 }
             }),
             "clear hash" => {

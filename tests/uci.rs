@@ -1,0 +1,363 @@
+//! The real binary driven through pipes, as a GUI drives it.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_fianchetto"))
+            .arg("uci")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("binary starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(l) = line else { break };
+                if tx.send(l).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+            seen: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, s: &str) {
+        writeln!(self.stdin, "{s}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Reads lines until one starts with `prefix`; returns it and the time it took.
+    fn expect(&mut self, prefix: &str, within: Duration) -> (String, Duration) {
+        let start = Instant::now();
+        loop {
+            let left = within.checked_sub(start.elapsed()).unwrap_or_default();
+            match self.lines.recv_timeout(left) {
+                Ok(l) => {
+                    self.seen.push(l.clone());
+                    if l.starts_with(prefix) {
+                        return (l, start.elapsed());
+                    }
+                }
+                Err(_) => panic!("no {prefix:?} within {within:?}; saw {:?}", self.seen),
+            }
+        }
+    }
+
+    /// Collects every line that arrives within `d`.
+    fn drain(&mut self, d: Duration) -> Vec<String> {
+        let mut out = Vec::new();
+        let start = Instant::now();
+        while let Ok(l) = self
+            .lines
+            .recv_timeout(d.checked_sub(start.elapsed()).unwrap_or_default())
+        {
+            out.push(l);
+        }
+        self.seen.extend(out.iter().cloned());
+        out
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let start = Instant::now();
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                assert!(status.success(), "exit status {status}");
+                return;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(5),
+                "engine did not quit"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+const SEC: Duration = Duration::from_secs(1);
+
+#[test]
+fn scripted_session() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let (_, _) = e.expect("uciok", 10 * SEC);
+    assert!(e.seen.iter().any(|l| l.starts_with("id name Fianchetto")));
+    assert!(e
+        .seen
+        .iter()
+        .any(|l| l == "option name Hash type spin default 16 min 1 max 65536"));
+    assert!(e.seen.iter().any(|l| l.starts_with("option name MultiPV")));
+    e.send("setoption name Hash value 32");
+    e.send("isready");
+    e.expect("readyok", 10 * SEC);
+    e.send("ucinewgame");
+    e.send("position startpos moves e2e4 e7e5 g1f3");
+    e.send("go depth 6");
+    let (best, _) = e.expect("bestmove", 20 * SEC);
+    let mv = best.split_whitespace().nth(1).unwrap().to_string();
+    assert!(e
+        .seen
+        .iter()
+        .any(|l| l.starts_with("info depth 6 ") && l.contains(" pv ")));
+    assert!(e
+        .seen
+        .iter()
+        .all(|l| !l.starts_with("info depth") || l.contains(" score ") || l.contains("currmove")));
+    // The move must be legal for Black there: feed it back.
+    e.send(&format!("position startpos moves e2e4 e7e5 g1f3 {mv}"));
+    e.send("go movetime 100");
+    e.expect("bestmove", 10 * SEC);
+    e.send("go wtime 1000 btime 1000 winc 10 binc 10");
+    e.expect("bestmove", 10 * SEC);
+    e.quit();
+}
+
+#[test]
+fn infinite_search_isready_and_stop() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("isready");
+    let (_, isready_latency) = e.expect("readyok", SEC);
+    assert!(
+        isready_latency < Duration::from_millis(250),
+        "{isready_latency:?}"
+    );
+    // No bestmove before stop in infinite mode.
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(!e.seen.iter().any(|l| l.starts_with("bestmove")));
+    e.send("stop");
+    let (_, stop_latency) = e.expect("bestmove", SEC);
+    assert!(
+        stop_latency < Duration::from_millis(250),
+        "{stop_latency:?}"
+    );
+    // Exactly one bestmove.
+    let later = e.drain(Duration::from_millis(300));
+    assert!(!later.iter().any(|l| l.starts_with("bestmove")));
+    e.quit();
+}
+
+#[test]
+fn infinite_search_that_finishes_still_waits_for_stop() {
+    let mut e = Engine::start();
+    // Only one legal move and a forced line: the search ends fast, bestmove must still wait.
+    e.send("position fen 7k/8/5QK1/8/8/8/8/r7 b - - 0 1");
+    e.send("go infinite depth 3");
+    let early = e.drain(Duration::from_millis(400));
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "{early:?}"
+    );
+    e.send("stop");
+    e.expect("bestmove", SEC);
+    e.quit();
+}
+
+#[test]
+fn ponder_then_ponderhit() {
+    let mut e = Engine::start();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4");
+    e.send("go ponder wtime 2000 btime 2000");
+    let early = e.drain(Duration::from_millis(500));
+    assert!(!early.iter().any(|l| l.starts_with("bestmove")));
+    e.send("ponderhit");
+    e.expect("bestmove", 3 * SEC);
+    e.quit();
+}
+
+#[test]
+fn multipv_lines() {
+    let mut e = Engine::start();
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    e.send("go depth 5");
+    e.expect("bestmove", 10 * SEC);
+    for k in 1..=3 {
+        assert!(
+            e.seen
+                .iter()
+                .any(|l| l.starts_with("info depth 5 ") && l.contains(&format!(" multipv {k} "))),
+            "multipv {k}"
+        );
+    }
+    e.quit();
+}
+
+#[test]
+fn no_legal_moves() {
+    let mut e = Engine::start();
+    e.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    e.send("go depth 5");
+    let (best, _) = e.expect("bestmove", 10 * SEC);
+    assert_eq!(best, "bestmove (none)");
+    assert!(e.seen.iter().any(|l| l == "info depth 0 score mate 0"));
+    e.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    e.send("go depth 5");
+    e.expect("bestmove (none)", 10 * SEC);
+    assert!(e.seen.iter().any(|l| l == "info depth 0 score cp 0"));
+    e.quit();
+}
+
+#[test]
+fn go_perft_divide() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go perft 3");
+    let (total, _) = e.expect("Nodes searched", 10 * SEC);
+    assert_eq!(total, "Nodes searched: 8902");
+    assert!(e.seen.iter().any(|l| l == "e2e4: 600"));
+    e.quit();
+}
+
+#[test]
+fn helpers_d_eval_bench() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    e.send("d");
+    e.expect(
+        "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        10 * SEC,
+    );
+    e.expect("Key: ", SEC);
+    e.expect("Checkers:", SEC);
+    e.send("eval");
+    e.expect("Total (side to move", 10 * SEC);
+    e.send("bench 3");
+    let (line, _) = e.expect("", 30 * SEC);
+    let _ = line;
+    let mut found = false;
+    for _ in 0..60 {
+        let (l, _) = e.expect("", 30 * SEC);
+        let w: Vec<&str> = l.split_whitespace().collect();
+        if w.len() == 4 && w[1] == "nodes" && w[3] == "nps" {
+            found = true;
+            break;
+        }
+    }
+    assert!(found);
+    e.quit();
+}
+
+#[test]
+fn bad_input_keeps_the_engine_usable() {
+    let mut e = Engine::start();
+    let bad = [
+        "xyzzy",
+        "",
+        "   \t  ",
+        "position fen 8/8/8 w - - 0 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e4 e7e5 e1e3",
+        "position startpos moves e2e4 zz99",
+        "position",
+        "go depth banana",
+        "setoption name NoSuchOption value 3",
+        "setoption name Hash value 999999999",
+        "setoption name Hash value -5",
+        "setoption name MultiPV value 0",
+        "setoption",
+        "stop",
+        "ponderhit",
+        "debug maybe",
+        "go fast",
+    ];
+    for b in bad {
+        e.send(b);
+    }
+    e.send("isready");
+    e.expect("readyok", 10 * SEC);
+    let strings = e
+        .seen
+        .iter()
+        .filter(|l| l.starts_with("info string"))
+        .count();
+    assert!(strings >= 12, "{:?}", e.seen);
+    assert!(e.seen.iter().any(|l| l.contains("unknown command: xyzzy")));
+    assert!(e
+        .seen
+        .iter()
+        .any(|l| l.contains("illegal move e1e3") && l.contains("position unchanged")));
+    // After a bad position the previous (start) position is still in force.
+    e.send("d");
+    e.expect(
+        "Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        10 * SEC,
+    );
+    // go before any good position searches the start position.
+    e.send("go depth 3");
+    let (best, _) = e.expect("bestmove", 10 * SEC);
+    assert_ne!(best, "bestmove (none)");
+    // A position sent mid-search does not disturb it.
+    e.send("go infinite");
+    e.send("position startpos moves d2d4");
+    e.send("go depth 2");
+    e.send("stop");
+    e.expect("bestmove", SEC);
+    e.send("go depth 1");
+    let (best, _) = e.expect("bestmove", 10 * SEC);
+    // The new position (after d2d4) is in force: Black moves.
+    let mv = best.split_whitespace().nth(1).unwrap();
+    assert!(mv.ends_with('6') || mv.ends_with('5'), "{mv}");
+    e.quit();
+}
+
+#[test]
+fn long_move_list() {
+    // 300 half-moves of knights shuffling (the engine must accept long lists).
+    let mut moves = Vec::new();
+    for _ in 0..75 {
+        moves.extend(["g1f3", "g8f6", "f3g1", "f6g8"]);
+    }
+    let mut e = Engine::start();
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    e.send("d");
+    e.expect(
+        "Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 300 151",
+        10 * SEC,
+    );
+    e.quit();
+}
+
+#[test]
+fn end_of_input_is_quit() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    drop(e.stdin);
+    let start = Instant::now();
+    loop {
+        if let Ok(Some(status)) = e.child.try_wait() {
+            assert!(status.success());
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(3),
+            "engine did not exit on EOF"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let out: Vec<String> = e.lines.try_iter().collect();
+    assert_eq!(out.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
+}
