@@ -63,6 +63,9 @@ pub struct Engine {
     game: Game,
     options: Options,
     search: Option<JoinHandle<()>>,
+    /// Set by the search thread just before it prints `bestmove`: from then on the GUI may
+    /// send the next `go`, even though the thread has not quite finished.
+    done: Arc<std::sync::atomic::AtomicBool>,
     debug: bool,
 }
 
@@ -101,12 +104,13 @@ impl Engine {
                 overhead_ms: 10,
             },
             search: None,
+            done: Arc::new(std::sync::atomic::AtomicBool::new(true)),
             debug: false,
         }
     }
 
     fn searching(&self) -> bool {
-        self.search.as_ref().is_some_and(|h| !h.is_finished())
+        self.search.is_some() && !self.done.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// Stops a running search and waits until it has printed its `bestmove`.
@@ -127,7 +131,8 @@ impl Engine {
                 return true;
             }
         };
-        if self.search.as_ref().is_some_and(|h| h.is_finished()) {
+        if self.search.is_some() && !self.searching() {
+            // The last search has answered; wait the moment it needs to release the searcher.
             if let Some(h) = self.search.take() {
                 let _ = h.join();
             }
@@ -270,6 +275,8 @@ impl Engine {
         let control = Arc::clone(&self.control);
         let overhead = self.options.overhead_ms;
         let debug = self.debug;
+        let done = Arc::clone(&self.done);
+        done.store(false, std::sync::atomic::Ordering::SeqCst);
         self.search = Some(std::thread::spawn(move || {
             // A poisoned lock means an earlier search panicked; its tables are still usable.
             let mut s = searcher.lock().unwrap_or_else(|p| p.into_inner());
@@ -296,6 +303,7 @@ impl Engine {
                     std::thread::sleep(Duration::from_millis(1));
                 }
             }
+            done.store(true, std::sync::atomic::Ordering::SeqCst);
             match result.best {
                 Some(m) => match result.ponder {
                     Some(p) => send(&format!("bestmove {m} ponder {p}")),
