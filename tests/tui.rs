@@ -1,0 +1,225 @@
+//! The terminal game run in a real pseudo-terminal, typed at as a person would.
+
+use rexpect::session::{spawn_command, PtySession};
+use std::path::PathBuf;
+use std::process::Command;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fianchetto-tui-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn start(dir: &PathBuf, args: &[&str]) -> PtySession {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fianchetto"));
+    cmd.args(args).current_dir(dir).env("NO_COLOR", "1");
+    spawn_command(cmd, Some(20_000)).expect("spawn in a pty")
+}
+
+fn finish(p: &mut PtySession) {
+    p.exp_eof().expect("program ends");
+}
+
+#[test]
+fn menu_then_mate_by_the_human() {
+    let dir = temp_dir("menu");
+    let mut p = start(&dir, &[]);
+    p.exp_string("=== Fianchetto ===").unwrap();
+    p.exp_string("1. Play as White").unwrap();
+    p.exp_string("3. Bot vs Bot").unwrap();
+    p.exp_string("Choose [1-3]").unwrap();
+    p.send_line("1").unwrap();
+    p.exp_string("Bot strength").unwrap();
+    p.send_line("1").unwrap();
+    p.exp_string("White to move>").unwrap();
+    // Force the bot into a lost position, then mate it.
+    p.send_line("setfen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+        .unwrap();
+    p.exp_string("White to move>").unwrap();
+    p.send_line("Ra8#").unwrap();
+    p.exp_string("Checkmate! You win! (1-0)").unwrap();
+    p.exp_string("Save the game as PGN? [y/N]").unwrap();
+    p.send_line("y").unwrap();
+    p.exp_string("Game saved to ").unwrap();
+    p.exp_string("Play again? [y/N]").unwrap();
+    p.send_line("n").unwrap();
+    p.exp_string("Goodbye.").unwrap();
+    finish(&mut p);
+    let pgn: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .collect();
+    assert_eq!(pgn.len(), 1);
+    let text = std::fs::read_to_string(pgn[0].path()).unwrap();
+    assert!(text.contains("1. Ra8# 1-0"), "{text}");
+    assert!(text.contains("[FEN \"6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1\"]"));
+}
+
+#[test]
+fn playing_black_flips_the_board_and_bot_moves_first() {
+    let dir = temp_dir("black");
+    let mut p = start(&dir, &["play", "--as", "black", "--depth", "1", "--ascii"]);
+    p.exp_string("Fianchetto plays").unwrap();
+    p.exp_string("    h  g  f  e  d  c  b  a").unwrap();
+    p.exp_string("Black to move>").unwrap();
+    p.send_line("quit").unwrap();
+    p.exp_string("Game saved to").unwrap();
+    finish(&mut p);
+}
+
+#[test]
+fn promotion_both_ways() {
+    for (i, input) in ["a7a8q", "a8=Q"].iter().enumerate() {
+        let dir = temp_dir(&format!("promo{i}"));
+        let mut p = start(
+            &dir,
+            &[
+                "play",
+                "--as",
+                "white",
+                "--depth",
+                "1",
+                "--ascii",
+                "--fen",
+                "8/P7/8/8/8/8/k7/4K3 w - - 0 1",
+            ],
+        );
+        p.exp_string("White to move>").unwrap();
+        p.send_line(input).unwrap();
+        p.exp_string("Fianchetto plays").unwrap();
+        p.exp_string("White to move>").unwrap();
+        p.send_line("fen").unwrap();
+        p.exp_regex(r"Q[0-9]?/8/8/8/8/8/").unwrap();
+        p.send_line("exit").unwrap();
+        finish(&mut p);
+    }
+}
+
+#[test]
+fn bad_input_explains_and_keeps_the_position() {
+    let dir = temp_dir("bad");
+    let mut p = start(&dir, &["play", "--as", "white", "--depth", "1", "--ascii"]);
+    p.exp_string("White to move>").unwrap();
+    p.send_line("Nf4").unwrap();
+    p.exp_string("Nf4 is not legal here: no knight can reach f4")
+        .unwrap();
+    p.send_line("e9").unwrap();
+    p.exp_string("e9 is not a square").unwrap();
+    p.send_line("hello").unwrap();
+    p.exp_string("\"hello\" is not a move").unwrap();
+    p.send_line("setfen 4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1")
+        .unwrap();
+    p.exp_string("White to move>").unwrap();
+    p.send_line("Nd2").unwrap();
+    p.exp_string("Nd2 is ambiguous: Nbd2 or Nfd2").unwrap();
+    p.send_line("setfen not a fen").unwrap();
+    p.exp_string("Bad FEN:").unwrap();
+    p.exp_string("The game goes on unchanged.").unwrap();
+    p.send_line("fen").unwrap();
+    p.exp_string("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1").unwrap();
+    p.send_line("quit").unwrap();
+    finish(&mut p);
+}
+
+#[test]
+fn undo_takes_back_a_move_pair() {
+    let dir = temp_dir("undo");
+    let mut p = start(&dir, &["play", "--as", "white", "--depth", "1", "--ascii"]);
+    p.exp_string("White to move>").unwrap();
+    p.send_line("e4").unwrap();
+    p.exp_string("Fianchetto plays").unwrap();
+    p.exp_string("White to move>").unwrap();
+    p.send_line("undo").unwrap();
+    p.exp_string("White to move>").unwrap();
+    p.send_line("fen").unwrap();
+    p.exp_string("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+        .unwrap();
+    p.send_line("undo").unwrap();
+    p.exp_string("Nothing to undo.").unwrap();
+    p.send_line("legal").unwrap();
+    p.exp_string("Legal moves (20)").unwrap();
+    p.send_line("hint").unwrap();
+    p.exp_string("Hint: ").unwrap();
+    p.send_line("help").unwrap();
+    p.exp_string("setfen <FEN>").unwrap();
+    p.send_line("exit").unwrap();
+    finish(&mut p);
+}
+
+#[test]
+fn bot_vs_bot_plays_to_the_end() {
+    let dir = temp_dir("bots");
+    let mut p = start(
+        &dir,
+        &[
+            "play",
+            "--as",
+            "none",
+            "--depth",
+            "1",
+            "--ascii",
+            "--fen",
+            "8/8/8/4k3/8/8/3pK3/8 w - - 0 1",
+        ],
+    );
+    p.exp_string("Game over: draw by insufficient material. (1/2-1/2)")
+        .unwrap();
+    p.exp_string("Save the game as PGN? [y/N]").unwrap();
+    p.send_line("n").unwrap();
+    p.exp_string("Play again? [y/N]").unwrap();
+    p.send_line("").unwrap();
+    finish(&mut p);
+}
+
+#[test]
+fn end_of_input_saves_the_game() {
+    let dir = temp_dir("eof");
+    let mut p = start(&dir, &["play", "--as", "white", "--depth", "1", "--ascii"]);
+    p.exp_string("White to move>").unwrap();
+    p.send_line("d4").unwrap();
+    p.exp_string("Fianchetto plays").unwrap();
+    p.exp_string("White to move>").unwrap();
+    p.send_control('d').unwrap();
+    p.exp_string("Game saved to ").unwrap();
+    finish(&mut p);
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .collect();
+    assert_eq!(files.len(), 1);
+    let text = std::fs::read_to_string(files[0].path()).unwrap();
+    assert!(text.starts_with("[Event"));
+    assert!(text.contains("1. d4 "), "{text}");
+    assert!(text.contains("[Result \"*\"]"));
+}
+
+#[test]
+fn bad_fen_flag_is_one_error_line() {
+    let out = Command::new(env!("CARGO_BIN_EXE_fianchetto"))
+        .args(["play", "--fen", "garbage"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("error: bad FEN"), "{err}");
+    assert_eq!(err.lines().count(), 1);
+}
+
+#[test]
+fn ctrl_c_saves_the_game() {
+    let dir = temp_dir("ctrlc");
+    let mut p = start(&dir, &["play", "--as", "white", "--depth", "1", "--ascii"]);
+    p.exp_string("White to move>").unwrap();
+    p.send_line("e4").unwrap();
+    p.exp_string("Fianchetto plays").unwrap();
+    p.exp_string("White to move>").unwrap();
+    p.send_control('c').unwrap();
+    p.exp_string("Game saved to ").unwrap();
+    finish(&mut p);
+    let files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .collect();
+    assert_eq!(files.len(), 1);
+}
