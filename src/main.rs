@@ -98,7 +98,29 @@ fn fail(msg: &str) -> ExitCode {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            // One clear line, not clap's usage block: scripts and people read the first line.
+            let text = e.to_string();
+            let first = text
+                .lines()
+                .next()
+                .unwrap_or("bad command line")
+                .trim_start_matches("error: ");
+            return fail(&format!("{first} (see fianchetto --help)"));
+        }
+    };
     match cli.command {
         Some(Command::Perft {
             depth,

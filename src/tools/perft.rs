@@ -62,6 +62,9 @@ pub fn run(args: &PerftArgs) -> Result<bool, String> {
         }
         return Ok(self_check(args.threads));
     };
+    if depth == 0 {
+        return Err("depth must be at least 1".to_string());
+    }
     if depth > 20 {
         return Err(format!("depth {depth} is too deep for perft (at most 20)"));
     }
