@@ -159,9 +159,9 @@ impl Worker<'_> {
         let hit = self.s.tt.probe(b.hash(), ply);
         let mut tt_move = Move::NULL;
         if let Some(h) = hit {
-            if h.mv != Move::NULL && b.is_legal(h.mv) {
-                tt_move = h.mv;
-            }
+            // No legality check needed: the move only orders the generated legal moves, and an
+            // entry matches on the full 64-bit key.
+            tt_move = h.mv;
             if !pv_node && h.depth >= depth {
                 let s = h.score.0;
                 let cut = match h.bound {
