@@ -9,12 +9,18 @@ const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R 
 
 fn benches(c: &mut Criterion) {
     let kiwi = Board::from_fen(KIWIPETE).unwrap();
-    c.bench_function("evaluate kiwipete", |b| b.iter(|| evaluate(black_box(&kiwi))));
+    c.bench_function("evaluate kiwipete", |b| {
+        b.iter(|| evaluate(black_box(&kiwi)))
+    });
     let mut g = c.benchmark_group("search");
     g.sample_size(10);
     g.bench_function("kiwipete depth 8", |b| {
         b.iter(|| {
-            let limits = Limits { depth: Some(8), multipv: 1, ..Limits::default() };
+            let limits = Limits {
+                depth: Some(8),
+                multipv: 1,
+                ..Limits::default()
+            };
             Searcher::new(16).search(&Game::new(kiwi), &limits, &mut |_| {})
         })
     });

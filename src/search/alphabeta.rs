@@ -120,11 +120,12 @@ impl Worker<'_> {
         null_ok: bool,
     ) -> i32 {
         self.pv_len[ply] = ply;
-        let in_check = b.in_check();
-        if depth <= 0 && !in_check {
+        // Quiescence handles the horizon, check evasions included; extending checks here instead
+        // would let a chain of checks keep the depth from ever falling.
+        if depth <= 0 {
             return self.qsearch(b, alpha, beta, ply);
         }
-        depth = depth.max(1);
+        let in_check = b.in_check();
         self.nodes += 1;
         if self.check_stop() {
             return 0;
@@ -239,7 +240,11 @@ impl Worker<'_> {
                 continue;
             }
             let quiet = !m.is_noisy();
-            if !root && best > -MATE_BOUND && !in_check {
+            let nb = b.make_move(m);
+            let gives_check = nb.in_check();
+            // Prune hopeless moves at low depth, but never a check: sacrifices that check are
+            // where tactics live.
+            if !root && best > -MATE_BOUND && !in_check && !gives_check {
                 if quiet && !pv_node && depth <= 8 {
                     let lmp = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
                     if searched >= lmp {
@@ -256,7 +261,6 @@ impl Worker<'_> {
                     }
                 }
             }
-
             if root && self.elapsed() > Duration::from_millis(3000) {
                 let r = Report::CurrMove {
                     depth: self.root_depth as u32,
@@ -265,10 +269,8 @@ impl Worker<'_> {
                 };
                 (self.report)(&r);
             }
-            let nb = b.make_move(m);
             self.path.push(b.hash());
             self.prev[ply] = nb.piece_at(m.to()).map(|p| (p.index(), m));
-            let gives_check = nb.in_check();
             let new_depth = depth - 1;
             let mut score;
             if searched == 0 {
