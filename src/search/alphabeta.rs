@@ -2,7 +2,7 @@
 
 use super::ordering::{MovePicker, MAX_PLY};
 use super::score::{Score, INFINITY, MATE, MATE_BOUND};
-use super::see::{see_ge, SEE_VALUE};
+use super::see::see_ge;
 use super::time::TimeBudget;
 use super::tt::Bound;
 use super::{Limits, Report, SearchInfo, SearchResult, Searcher};
@@ -22,27 +22,27 @@ fn lmr_table() -> Box<[[i32; 64]; 64]> {
 }
 
 /// Per-search state: the searcher's tables plus counters, the path, and the PV table.
-struct Worker<'a> {
-    s: &'a mut Searcher,
-    report: &'a mut dyn FnMut(&Report),
-    root_depth: i32,
-    limits: &'a Limits,
-    start: Instant,
-    budget: Option<TimeBudget>,
-    nodes: u64,
-    seldepth: usize,
-    stopped: bool,
+pub(super) struct Worker<'a> {
+    pub(super) s: &'a mut Searcher,
+    pub(super) report: &'a mut dyn FnMut(&Report),
+    pub(super) root_depth: i32,
+    pub(super) limits: &'a Limits,
+    pub(super) start: Instant,
+    pub(super) budget: Option<TimeBudget>,
+    pub(super) nodes: u64,
+    pub(super) seldepth: usize,
+    pub(super) stopped: bool,
     /// Time and node limits only apply once depth 1 has given us a move.
-    can_stop: bool,
-    was_pondering: bool,
+    pub(super) can_stop: bool,
+    pub(super) was_pondering: bool,
     /// Hashes of the positions before the current node: game history, then the search path.
-    path: Vec<u64>,
-    pv: Vec<[Move; MAX_PLY + 1]>,
-    pv_len: [usize; MAX_PLY + 2],
-    evals: [i32; MAX_PLY + 2],
-    prev: [Option<(usize, Move)>; MAX_PLY + 2],
-    excluded: Vec<Move>,
-    lmr: Box<[[i32; 64]; 64]>,
+    pub(super) path: Vec<u64>,
+    pub(super) pv: Vec<[Move; MAX_PLY + 1]>,
+    pub(super) pv_len: [usize; MAX_PLY + 2],
+    pub(super) evals: [i32; MAX_PLY + 2],
+    pub(super) prev: [Option<(usize, Move)>; MAX_PLY + 2],
+    pub(super) excluded: Vec<Move>,
+    pub(super) lmr: Box<[[i32; 64]; 64]>,
 }
 
 impl Worker<'_> {
@@ -52,7 +52,7 @@ impl Worker<'_> {
 
     /// Polls the stop flag, the node limit and the hard time bound.
     #[inline]
-    fn check_stop(&mut self) -> bool {
+    pub(super) fn check_stop(&mut self) -> bool {
         if self.stopped {
             return true;
         }
@@ -358,98 +358,6 @@ impl Worker<'_> {
             bound,
             ply,
         );
-        best
-    }
-
-    fn qsearch(&mut self, b: &Board, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.pv_len[ply] = ply;
-        self.nodes += 1;
-        if self.check_stop() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        let in_check = b.in_check();
-        if ply >= MAX_PLY {
-            return if in_check { 0 } else { evaluate(b) };
-        }
-        if insufficient_material(b) {
-            return 0;
-        }
-
-        let hit = self.s.tt.probe(b.hash(), ply);
-        if let Some(h) = hit {
-            let s = h.score.0;
-            let cut = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if cut {
-                return s;
-            }
-        }
-
-        let (moves, stand_pat) = if in_check {
-            (b.legal_moves(), -INFINITY)
-        } else {
-            let stand = hit.map_or_else(|| evaluate(b), |h| h.eval);
-            if stand >= beta {
-                return stand;
-            }
-            alpha = alpha.max(stand);
-            (b.noisy_moves(), stand)
-        };
-        if in_check && moves.is_empty() {
-            return -MATE + ply as i32;
-        }
-        let mut best = stand_pat;
-        let mut best_move = Move::NULL;
-        let mut picker = MovePicker::noisy(b, moves);
-        while let Some((m, _)) = picker.pick() {
-            if !in_check {
-                if m.promotion()
-                    .is_some_and(|p| p != crate::chess::PieceKind::Queen)
-                {
-                    continue;
-                }
-                // Delta pruning: even winning this piece cannot lift us to alpha.
-                let gain = if m.is_en_passant() {
-                    SEE_VALUE[0]
-                } else {
-                    b.piece_at(m.to()).map_or(0, |p| SEE_VALUE[p.kind.index()])
-                };
-                if !m.is_promotion() && stand_pat + gain + 200 <= alpha {
-                    continue;
-                }
-                if !see_ge(b, m, 0) {
-                    continue;
-                }
-            }
-            let nb = b.make_move(m);
-            let score = -self.qsearch(&nb, -beta, -alpha, ply + 1);
-            if self.stopped {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    best_move = m;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Upper
-        };
-        let eval = if in_check { 0 } else { stand_pat };
-        self.s
-            .tt
-            .store(b.hash(), best_move, Score(best), eval, 0, bound, ply);
         best
     }
 }

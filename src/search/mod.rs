@@ -6,6 +6,7 @@
 
 pub mod alphabeta;
 pub mod ordering;
+mod qsearch;
 pub mod score;
 pub mod see;
 pub mod time;

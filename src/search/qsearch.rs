@@ -1,0 +1,102 @@
+//! Quiescence search: at the horizon, only captures and promotions (or every evasion when in
+//! check) are searched, so that the static evaluation is never taken in the middle of an exchange.
+
+use super::alphabeta::Worker;
+use super::ordering::{MovePicker, MAX_PLY};
+use super::score::{Score, INFINITY, MATE};
+use super::see::{see_ge, SEE_VALUE};
+use super::tt::Bound;
+use crate::chess::{insufficient_material, Board, Move, PieceKind};
+use crate::eval::evaluate;
+
+impl Worker<'_> {
+    pub(super) fn qsearch(&mut self, b: &Board, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = ply;
+        self.nodes += 1;
+        if self.check_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = b.in_check();
+        if ply >= MAX_PLY {
+            return if in_check { 0 } else { evaluate(b) };
+        }
+        if insufficient_material(b) {
+            return 0;
+        }
+
+        let hit = self.s.tt.probe(b.hash(), ply);
+        if let Some(h) = hit {
+            let s = h.score.0;
+            let cut = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
+
+        let (moves, stand_pat) = if in_check {
+            (b.legal_moves(), -INFINITY)
+        } else {
+            let stand = hit.map_or_else(|| evaluate(b), |h| h.eval);
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            (b.noisy_moves(), stand)
+        };
+        if in_check && moves.is_empty() {
+            return -MATE + ply as i32;
+        }
+        let mut best = stand_pat;
+        let mut best_move = Move::NULL;
+        let mut picker = MovePicker::noisy(b, moves);
+        while let Some((m, _)) = picker.pick() {
+            if !in_check {
+                if m.promotion().is_some_and(|p| p != PieceKind::Queen) {
+                    continue;
+                }
+                // Delta pruning: even winning this piece cannot lift us to alpha.
+                let gain = if m.is_en_passant() {
+                    SEE_VALUE[0]
+                } else {
+                    b.piece_at(m.to()).map_or(0, |p| SEE_VALUE[p.kind.index()])
+                };
+                if !m.is_promotion() && stand_pat + gain + 200 <= alpha {
+                    continue;
+                }
+                if !see_ge(b, m, 0) {
+                    continue;
+                }
+            }
+            let nb = b.make_move(m);
+            let score = -self.qsearch(&nb, -beta, -alpha, ply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = m;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        let eval = if in_check { 0 } else { stand_pat };
+        self.s
+            .tt
+            .store(b.hash(), best_move, Score(best), eval, 0, bound, ply);
+        best
+    }
+}
