@@ -315,6 +315,10 @@ impl Worker<'_> {
                     if pv_node {
                         self.update_pv(ply, m);
                     }
+                    // Once the root has a move, limits may stop even the first iteration.
+                    if root {
+                        self.can_stop = true;
+                    }
                     if alpha >= beta {
                         if quiet {
                             let h = &mut self.s.heuristics;
