@@ -163,16 +163,8 @@ impl Worker<'_> {
             // No legality check needed: the move only orders the generated legal moves, and an
             // entry matches on the full 64-bit key.
             tt_move = h.mv;
-            if !pv_node && h.depth >= depth {
-                let s = h.score.0;
-                let cut = match h.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
+            if !pv_node && h.depth >= depth && h.cuts(alpha, beta) {
+                return h.score.0;
             }
         }
 

@@ -27,14 +27,8 @@ impl Worker<'_> {
 
         let hit = self.s.tt.probe(b.hash(), ply);
         if let Some(h) = hit {
-            let s = h.score.0;
-            let cut = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if cut {
-                return s;
+            if h.cuts(alpha, beta) {
+                return h.score.0;
             }
         }
 

@@ -65,6 +65,17 @@ pub struct TtHit {
     pub bound: Bound,
 }
 
+impl TtHit {
+    /// Whether the stored bound alone settles a node searched with window (`alpha`, `beta`).
+    pub fn cuts(&self, alpha: i32, beta: i32) -> bool {
+        match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => self.score.0 >= beta,
+            Bound::Upper => self.score.0 <= alpha,
+        }
+    }
+}
+
 const BUCKET: usize = 4;
 
 /// The table. Never cleared wholesale when full: old and shallow entries are replaced first.
