@@ -486,11 +486,23 @@ pub(super) fn run(
                 w.excluded.push(first);
             }
             *prev_score = score;
-            let r = Report::Iteration(info(&w, depth, pv_idx + 1, score, None, pv.clone()));
-            (w.report)(&r);
+            if multipv == 1 {
+                let r = Report::Iteration(info(&w, depth, 1, score, None, pv.clone()));
+                (w.report)(&r);
+            }
             iteration.push((score, pv));
             if w.stopped {
                 break;
+            }
+        }
+        if multipv > 1 {
+            // Each line was searched with the better ones excluded, but search instability can
+            // still leave a later line scoring higher: report them best first.
+            iteration.sort_by(|a, b| b.0.cmp(&a.0));
+            for (k, (score, pv)) in iteration.iter().enumerate() {
+                prev_scores[k] = *score;
+                let r = Report::Iteration(info(&w, depth, k + 1, *score, None, pv.clone()));
+                (w.report)(&r);
             }
         }
         // Depth 1 is done: from now on limits may stop the search.
