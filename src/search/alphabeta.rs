@@ -498,7 +498,7 @@ pub(super) fn run(
         if multipv > 1 {
             // Each line was searched with the better ones excluded, but search instability can
             // still leave a later line scoring higher: report them best first.
-            iteration.sort_by(|a, b| b.0.cmp(&a.0));
+            iteration.sort_by_key(|line| std::cmp::Reverse(line.0));
             for (k, (score, pv)) in iteration.iter().enumerate() {
                 prev_scores[k] = *score;
                 let r = Report::Iteration(info(&w, depth, k + 1, *score, None, pv.clone()));
