@@ -87,12 +87,32 @@ const CASTLE_KEEP: [u8; 64] = {
     t
 };
 
+const DECODE: [Option<Piece>; 13] = {
+    let mut t = [None; 13];
+    let mut i = 0;
+    while i < 12 {
+        let color = if i < 6 { Color::White } else { Color::Black };
+        if let Some(kind) = PieceKind::from_index(i % 6) {
+            t[i + 1] = Some(Piece::new(color, kind));
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The piece a mailbox byte stands for.
+#[inline]
+fn decode(v: u8) -> Option<Piece> {
+    DECODE[(v as usize).min(12)]
+}
+
 /// A chess position. Small and `Copy`: search copies it to make a move.
 #[derive(Clone, Copy)]
 pub struct Board {
     pieces: [Bitboard; 6],
     colors: [Bitboard; 2],
-    mailbox: [Option<Piece>; 64],
+    /// One byte a square: 0 when empty, else 1 + `Piece::index()`, which keeps the board small to copy.
+    mailbox: [u8; 64],
     side: Color,
     castling: CastlingRights,
     ep: Option<Square>,
@@ -138,7 +158,7 @@ impl Board {
         Board {
             pieces: [Bitboard::EMPTY; 6],
             colors: [Bitboard::EMPTY; 2],
-            mailbox: [None; 64],
+            mailbox: [0; 64],
             side: Color::White,
             castling: CastlingRights::NONE,
             ep: None,
@@ -197,7 +217,7 @@ impl Board {
     /// The piece on `sq`, if any.
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        self.mailbox[sq.index()]
+        decode(self.mailbox[sq.index()])
     }
 
     /// The side to move.
@@ -305,7 +325,7 @@ impl Board {
     pub fn compute_hash(&self) -> u64 {
         let mut h = 0;
         for sq in self.occupied() {
-            if let Some(p) = self.mailbox[sq.index()] {
+            if let Some(p) = self.piece_at(sq) {
                 h ^= zobrist::piece(p, sq);
             }
         }
@@ -325,7 +345,7 @@ impl Board {
         let bb = Bitboard::from_square(sq);
         self.pieces[piece.kind.index()] |= bb;
         self.colors[piece.color.index()] |= bb;
-        self.mailbox[sq.index()] = Some(piece);
+        self.mailbox[sq.index()] = 1 + piece.index() as u8;
         self.hash ^= zobrist::piece(piece, sq);
     }
 
@@ -335,7 +355,7 @@ impl Board {
         let bb = Bitboard::from_square(sq);
         self.pieces[piece.kind.index()] ^= bb;
         self.colors[piece.color.index()] ^= bb;
-        self.mailbox[sq.index()] = None;
+        self.mailbox[sq.index()] = 0;
         self.hash ^= zobrist::piece(piece, sq);
     }
 
@@ -345,8 +365,8 @@ impl Board {
         let bb = Bitboard::from_square(from) | Bitboard::from_square(to);
         self.pieces[piece.kind.index()] ^= bb;
         self.colors[piece.color.index()] ^= bb;
-        self.mailbox[from.index()] = None;
-        self.mailbox[to.index()] = Some(piece);
+        self.mailbox[from.index()] = 0;
+        self.mailbox[to.index()] = 1 + piece.index() as u8;
         self.hash ^= zobrist::piece(piece, from) ^ zobrist::piece(piece, to);
     }
 
@@ -365,7 +385,7 @@ impl Board {
     pub fn play(&mut self, m: Move) {
         let us = self.side;
         let (from, to) = (m.from(), m.to());
-        let Some(piece) = self.mailbox[from.index()] else {
+        let Some(piece) = self.piece_at(from) else {
             // A legal move always starts on one of our pieces; an illegal one is a caller bug
             // that we refuse to turn into a corrupt board.
             debug_assert!(false, "make_move({m}) from an empty square");
@@ -386,7 +406,7 @@ impl Board {
             MoveFlag::Quiet => self.shift(from, to, piece),
             MoveFlag::DoublePush => self.shift(from, to, piece),
             MoveFlag::Capture => {
-                if let Some(victim) = self.mailbox[to.index()] {
+                if let Some(victim) = self.piece_at(to) {
                     self.remove(to, victim);
                 }
                 self.shift(from, to, piece);
@@ -416,7 +436,7 @@ impl Board {
             _ => {
                 // Promotions, with or without a capture.
                 if m.is_capture() {
-                    if let Some(victim) = self.mailbox[to.index()] {
+                    if let Some(victim) = self.piece_at(to) {
                         self.remove(to, victim);
                     }
                 }
