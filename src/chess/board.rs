@@ -403,8 +403,7 @@ impl Board {
         self.halfmove += 1;
 
         match m.flag() {
-            MoveFlag::Quiet => self.shift(from, to, piece),
-            MoveFlag::DoublePush => self.shift(from, to, piece),
+            MoveFlag::Quiet | MoveFlag::DoublePush => self.shift(from, to, piece),
             MoveFlag::Capture => {
                 if let Some(victim) = self.piece_at(to) {
                     self.remove(to, victim);

@@ -134,18 +134,22 @@ impl Game {
         if !self.board().is_legal(m) {
             return Err(super::moves::MoveError::Illegal(m.to_string()));
         }
+        self.play_legal(m);
+        Ok(())
+    }
+
+    /// Appends a move already known to be legal.
+    fn play_legal(&mut self, m: Move) {
         let next = self.board().make_move(m);
         self.boards.push(next);
         self.moves.push(m);
-        Ok(())
     }
 
     /// Plays a move given in UCI or SAN form.
     pub fn push_text(&mut self, text: &str) -> Result<Move, SanError> {
+        // parse_move only returns legal moves.
         let m = self.board().parse_move(text)?;
-        let next = self.board().make_move(m);
-        self.boards.push(next);
-        self.moves.push(m);
+        self.play_legal(m);
         Ok(m)
     }
 

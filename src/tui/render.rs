@@ -1,6 +1,6 @@
 //! Drawing the board and the side panel as text, with or without ANSI colour.
 
-use crate::chess::{Board, Color, File, Game, Move, Piece, PieceKind, Rank, Square};
+use crate::chess::{Board, Color, File, Game, Move, Piece, Rank, Square};
 
 /// How to draw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -167,11 +167,6 @@ pub fn screen(game: &Game, eval_white_cp: Option<i32>, style: Style) -> String {
         out.push('\n');
     }
     out
-}
-
-/// The name of a piece kind with its article, for messages.
-pub fn kind_name(kind: PieceKind) -> &'static str {
-    kind.name()
 }
 
 #[cfg(test)]
