@@ -13,19 +13,19 @@ pub(crate) struct Magic {
 
 include!(concat!(env!("OUT_DIR"), "/tables.rs"));
 
-#[inline]
+#[inline(always)]
 fn magic_index(m: &Magic, occupied: Bitboard) -> usize {
     m.offset + ((occupied.0 & m.mask).wrapping_mul(m.magic) >> m.shift) as usize
 }
 
 /// Squares a rook on `sq` attacks, given the occupied squares.
-#[inline]
+#[inline(always)]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     Bitboard(SLIDER_TABLE[magic_index(&ROOK_MAGICS[sq.index()], occupied)])
 }
 
 /// Squares a bishop on `sq` attacks, given the occupied squares.
-#[inline]
+#[inline(always)]
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     Bitboard(SLIDER_TABLE[magic_index(&BISHOP_MAGICS[sq.index()], occupied)])
 }

@@ -307,7 +307,7 @@ impl Board {
     }
 
     /// Whether `by` attacks `sq`, with `occupied` as the blockers.
-    #[inline]
+    #[inline(always)]
     pub fn is_attacked(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
         let them = self.colors[by.index()];
         let rq =
