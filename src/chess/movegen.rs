@@ -310,6 +310,12 @@ impl Board {
         generate::<_, true, true>(self, &mut Expand(f));
     }
 
+    /// Calls `f` with every legal capture (en passant included) and promotion.
+    #[inline]
+    pub fn for_each_noisy_move(&self, f: impl FnMut(Move)) {
+        generate::<_, false, true>(self, &mut Expand(f));
+    }
+
     /// Legal captures (en passant included) and promotions: what quiescence search plays.
     pub fn noisy_moves(&self) -> MoveList {
         let mut list = MoveList::new();

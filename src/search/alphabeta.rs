@@ -43,6 +43,8 @@ pub(super) struct Worker<'a> {
     pub(super) prev: [Option<(usize, Move)>; MAX_PLY + 2],
     pub(super) excluded: Vec<Move>,
     pub(super) lmr: Box<[[i32; 64]; 64]>,
+    /// One move picker per ply, reused from node to node.
+    pub(super) pickers: Vec<MovePicker>,
 }
 
 impl Worker<'_> {
@@ -208,12 +210,10 @@ impl Worker<'_> {
             depth -= 1;
         }
 
-        let moves = b.legal_moves();
-        if moves.is_empty() {
+        let prev = if ply > 0 { self.prev[ply - 1] } else { None };
+        if self.pickers[ply].init(b, tt_move, ply, prev, &self.s.heuristics) == 0 {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
-        let prev = if ply > 0 { self.prev[ply - 1] } else { None };
-        let mut picker = MovePicker::new(b, moves, tt_move, ply, prev, &self.s.heuristics);
 
         let side = b.side_to_move();
         let orig_alpha = alpha;
@@ -223,7 +223,7 @@ impl Worker<'_> {
         let mut quiets: [Move; 64] = [Move::NULL; 64];
         let mut n_quiets = 0usize;
 
-        while let Some((m, order)) = picker.pick() {
+        while let Some((m, order)) = self.pickers[ply].pick() {
             if root
                 && (self.excluded.contains(&m)
                     || (!self.limits.searchmoves.is_empty()
@@ -436,6 +436,7 @@ pub(super) fn run(
         prev: [None; MAX_PLY + 2],
         excluded: Vec::new(),
         lmr: lmr_table(),
+        pickers: (0..MAX_PLY + 2).map(|_| MovePicker::default()).collect(),
     };
 
     let mut result = SearchResult::default();

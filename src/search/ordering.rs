@@ -2,7 +2,7 @@
 //! and losing captures last. Moves are scored once and picked lazily (selection sort).
 
 use super::see::{see_ge, SEE_VALUE};
-use crate::chess::{Board, Color, Move, MoveList, PieceKind};
+use crate::chess::{Board, Color, Move, PieceKind};
 
 /// Killer moves per ply: quiet moves that caused a cutoff in a sibling node.
 pub const MAX_PLY: usize = 128;
@@ -58,11 +58,24 @@ impl Heuristics {
     }
 }
 
-/// Hands out moves in order of promise.
+/// Hands out moves in order of promise. One lives per ply in the searcher and is refilled at
+/// every node, so that no node pays for zeroing or copying a 256-move array.
 pub struct MovePicker {
-    moves: MoveList,
+    moves: [Move; 256],
     scores: [i32; 256],
+    len: usize,
     next: usize,
+}
+
+impl Default for MovePicker {
+    fn default() -> Self {
+        MovePicker {
+            moves: [Move::NULL; 256],
+            scores: [0; 256],
+            len: 0,
+            next: 0,
+        }
+    }
 }
 
 const TT_SCORE: i32 = 2_000_000_000;
@@ -87,21 +100,43 @@ fn mvv_lva(board: &Board, m: Move) -> i32 {
 }
 
 impl MovePicker {
-    /// Orders `moves` for `board` at `ply`, given the TT move and the previous move.
-    pub fn new(
+    /// Fills with every legal move of `board` (captures and promotions only when `noisy_only`).
+    fn fill(&mut self, board: &Board, noisy_only: bool) {
+        let mut n = 0;
+        let moves = &mut self.moves;
+        let mut push = |m: Move| {
+            // The generator never yields more than 218 moves, below the capacity.
+            if let Some(slot) = moves.get_mut(n) {
+                *slot = m;
+                n += 1;
+            }
+        };
+        if noisy_only {
+            board.for_each_noisy_move(&mut push);
+        } else {
+            board.for_each_legal_move(&mut push);
+        }
+        self.len = n;
+        self.next = 0;
+    }
+
+    /// Loads and orders the legal moves of `board` at `ply`, given the TT move and the
+    /// previous move. Returns the number of legal moves.
+    pub fn init(
+        &mut self,
         board: &Board,
-        moves: MoveList,
         tt_move: Move,
         ply: usize,
         prev: Option<(usize, Move)>,
         h: &Heuristics,
-    ) -> MovePicker {
-        let mut scores = [0i32; 256];
+    ) -> usize {
+        self.fill(board, false);
         let side = board.side_to_move();
         let killers = h.killers[ply.min(MAX_PLY)];
         let counter = prev.map_or(Move::NULL, |(piece, pm)| h.counter[piece][pm.to().index()]);
-        for (i, &m) in moves.iter().enumerate() {
-            scores[i] = if m == tt_move {
+        for i in 0..self.len {
+            let m = self.moves[i];
+            self.scores[i] = if m == tt_move {
                 TT_SCORE
             } else if m.is_noisy() {
                 let base = mvv_lva(board, m);
@@ -122,29 +157,22 @@ impl MovePicker {
                 h.history(side, m)
             };
         }
-        MovePicker {
-            moves,
-            scores,
-            next: 0,
-        }
+        self.len
     }
 
-    /// Orders noisy moves for quiescence (MVV-LVA only).
-    pub fn noisy(board: &Board, moves: MoveList) -> MovePicker {
-        let mut scores = [0i32; 256];
-        for (i, &m) in moves.iter().enumerate() {
-            scores[i] = mvv_lva(board, m);
+    /// Loads the moves quiescence search plays: every evasion in check, else captures and
+    /// promotions, ordered by MVV-LVA. Returns the number of moves.
+    pub fn init_quiescence(&mut self, board: &Board, in_check: bool) -> usize {
+        self.fill(board, !in_check);
+        for i in 0..self.len {
+            self.scores[i] = mvv_lva(board, self.moves[i]);
         }
-        MovePicker {
-            moves,
-            scores,
-            next: 0,
-        }
+        self.len
     }
 
     /// The next best move and its ordering score.
     pub fn pick(&mut self) -> Option<(Move, i32)> {
-        let n = self.moves.len();
+        let n = self.len;
         if self.next >= n {
             return None;
         }
@@ -154,10 +182,9 @@ impl MovePicker {
                 best = i;
             }
         }
-        let slice = self.moves.as_mut_slice();
-        slice.swap(self.next, best);
+        self.moves.swap(self.next, best);
         self.scores.swap(self.next, best);
-        let r = (slice[self.next], self.scores[self.next]);
+        let r = (self.moves[self.next], self.scores[self.next]);
         self.next += 1;
         Some(r)
     }

@@ -2,7 +2,7 @@
 //! check) are searched, so that the static evaluation is never taken in the middle of an exchange.
 
 use super::alphabeta::Worker;
-use super::ordering::{MovePicker, MAX_PLY};
+use super::ordering::MAX_PLY;
 use super::score::{Score, INFINITY, MATE};
 use super::see::{see_ge, SEE_VALUE};
 use super::tt::Bound;
@@ -32,23 +32,22 @@ impl Worker<'_> {
             }
         }
 
-        let (moves, stand_pat) = if in_check {
-            (b.legal_moves(), -INFINITY)
+        let stand_pat = if in_check {
+            -INFINITY
         } else {
             let stand = hit.map_or_else(|| evaluate(b), |h| h.eval);
             if stand >= beta {
                 return stand;
             }
             alpha = alpha.max(stand);
-            (b.noisy_moves(), stand)
+            stand
         };
-        if in_check && moves.is_empty() {
+        if self.pickers[ply].init_quiescence(b, in_check) == 0 && in_check {
             return -MATE + ply as i32;
         }
         let mut best = stand_pat;
         let mut best_move = Move::NULL;
-        let mut picker = MovePicker::noisy(b, moves);
-        while let Some((m, _)) = picker.pick() {
+        while let Some((m, _)) = self.pickers[ply].pick() {
             if !in_check {
                 if m.promotion().is_some_and(|p| p != PieceKind::Queen) {
                     continue;
