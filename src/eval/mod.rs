@@ -140,8 +140,8 @@ fn distance(a: Square, b: Square) -> i32 {
 fn evaluate_side(
     board: &Board,
     us: Color,
-    me: &SideInfo,
     them_info: &SideInfo,
+    pawns: &PawnEntry,
     out: &mut Breakdown,
     sign: i32,
 ) {
@@ -153,55 +153,35 @@ fn evaluate_side(
     let add = |acc: &mut S, s: S| *acc += if sign > 0 { s } else { -s };
 
     let mut phase = 0;
+    let table = placement_table();
     for kind in PieceKind::ALL {
-        for sq in board.pieces_of(us, kind) {
-            add(&mut out.material, MATERIAL[kind.index()]);
-            add(&mut out.placement, placement(kind, sq.relative(us)));
-            phase += PHASE[kind.index()];
+        let set = board.pieces_of(us, kind);
+        let n = set.count() as i32;
+        add(&mut out.material, MATERIAL[kind.index()].times(n));
+        phase += PHASE[kind.index()] * n;
+        for sq in set {
+            add(
+                &mut out.placement,
+                table[kind.index()][sq.relative(us).index()],
+            );
         }
     }
     out.phase += phase;
 
-    // Pawn structure and passed pawns.
-    for sq in our_pawns {
-        let f = sq.file().index();
+    // Passed pawns: the pawn-only part comes from the pawn cache; the free path and the
+    // kings' distances depend on the other pieces.
+    for sq in pawns.passers & our_pawns {
         let rel_rank = sq.rank().relative(us).index();
         let front = front_span(us, sq);
-        if (front & our_pawns).any() {
-            add(&mut out.pawns, DOUBLED);
+        let mut s = S(0, 0);
+        if (front & occ).is_empty() {
+            s += PASSED_FREE[rel_rank];
         }
-        let neighbours = adjacent_files(f) & our_pawns;
-        if neighbours.is_empty() {
-            add(&mut out.pawns, ISOLATED);
-        } else {
-            let one = Bitboard::from_square(sq);
-            let stop = if us == Color::White {
-                one.north()
-            } else {
-                one.south()
-            };
-            let behind_all = neighbours
-                .into_iter()
-                .all(|n| n.rank().relative(us) > sq.rank().relative(us));
-            if behind_all && (stop & them_info.pawn_attacks).any() {
-                add(&mut out.pawns, BACKWARD);
-            }
-        }
-        if me.pawn_attacks.has(sq) {
-            add(&mut out.pawns, SUPPORTED);
-        }
-        let blockers = front | adjacent_span(us, sq);
-        if (blockers & their_pawns).is_empty() && (front & our_pawns).is_empty() {
-            let mut s = PASSED[rel_rank];
-            if (front & occ).is_empty() {
-                s += PASSED_FREE[rel_rank];
-            }
-            let stop_sq = front.first_towards(us).unwrap_or(sq);
-            let kd = distance(board.king_square(them), stop_sq)
-                - distance(board.king_square(us), stop_sq);
-            s += S(0, kd * PASSED_KING_DISTANCE * rel_rank as i32 / 2);
-            add(&mut out.passed, s);
-        }
+        let stop_sq = front.first_towards(us).unwrap_or(sq);
+        let kd =
+            distance(board.king_square(them), stop_sq) - distance(board.king_square(us), stop_sq);
+        s += S(0, kd * PASSED_KING_DISTANCE * rel_rank as i32 / 2);
+        add(&mut out.passed, s);
     }
 
     // Pieces: mobility, king attacks, rook files.
@@ -273,6 +253,133 @@ fn evaluate_side(
     add(&mut out.king, S(shelter, 0));
 }
 
+/// The pawn-only terms of one side: structure, and the rank bonus of its passed pawns.
+fn pawn_terms(board: &Board, us: Color, entry: &mut PawnEntry) {
+    let them = !us;
+    let our_pawns = board.pieces_of(us, PieceKind::Pawn);
+    let their_pawns = board.pieces_of(them, PieceKind::Pawn);
+    let our_attacks = pawn_attacks_set(us, our_pawns);
+    let their_attacks = pawn_attacks_set(them, their_pawns);
+    let sign = if us == Color::White { 1 } else { -1 };
+    let mut structure = S(0, 0);
+    let mut passed = S(0, 0);
+    for sq in our_pawns {
+        let f = sq.file().index();
+        let rel_rank = sq.rank().relative(us).index();
+        let front = front_span(us, sq);
+        if (front & our_pawns).any() {
+            structure += DOUBLED;
+        }
+        let neighbours = adjacent_files(f) & our_pawns;
+        if neighbours.is_empty() {
+            structure += ISOLATED;
+        } else {
+            let one = Bitboard::from_square(sq);
+            let stop = if us == Color::White {
+                one.north()
+            } else {
+                one.south()
+            };
+            let behind_all = neighbours
+                .into_iter()
+                .all(|n| n.rank().relative(us) > sq.rank().relative(us));
+            if behind_all && (stop & their_attacks).any() {
+                structure += BACKWARD;
+            }
+        }
+        if our_attacks.has(sq) {
+            structure += SUPPORTED;
+        }
+        let blockers = front | adjacent_span(us, sq);
+        if (blockers & their_pawns).is_empty() && (front & our_pawns).is_empty() {
+            passed += PASSED[rel_rank];
+            entry.passers = entry.passers.with(sq);
+        }
+    }
+    entry.structure += structure.times(sign);
+    entry.passed += passed.times(sign);
+}
+
+/// The pawn-only part of the evaluation, from White's view: it depends on nothing but the
+/// pawns, so the search caches it by pawn structure.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PawnEntry {
+    white: Bitboard,
+    black: Bitboard,
+    /// Doubled, isolated, backward and supported pawns.
+    structure: S,
+    /// The rank bonus of passed pawns.
+    passed: S,
+    /// Passed pawns of both colours.
+    passers: Bitboard,
+}
+
+impl PawnEntry {
+    /// Computes the entry for the pawns of `board`.
+    fn compute(board: &Board) -> PawnEntry {
+        let mut e = PawnEntry {
+            white: board.pieces_of(Color::White, PieceKind::Pawn),
+            black: board.pieces_of(Color::Black, PieceKind::Pawn),
+            ..PawnEntry::default()
+        };
+        pawn_terms(board, Color::White, &mut e);
+        pawn_terms(board, Color::Black, &mut e);
+        e
+    }
+}
+
+/// A cache of pawn-structure evaluations, indexed by the pawns of both sides.
+pub struct PawnCache {
+    entries: Vec<PawnEntry>,
+}
+
+impl Default for PawnCache {
+    fn default() -> Self {
+        PawnCache::new()
+    }
+}
+
+impl PawnCache {
+    const BITS: u32 = 13;
+
+    /// An empty cache (8192 entries, about 400 KiB).
+    pub fn new() -> PawnCache {
+        PawnCache {
+            entries: vec![PawnEntry::default(); 1 << Self::BITS],
+        }
+    }
+
+    /// The entry for `board`'s pawns, computed on a miss. Entries store both pawn sets, so a
+    /// hit is exact, never a collision.
+    pub fn probe(&mut self, board: &Board) -> PawnEntry {
+        let w = board.pieces_of(Color::White, PieceKind::Pawn);
+        let bl = board.pieces_of(Color::Black, PieceKind::Pawn);
+        let key = (w.0 ^ bl.0.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let idx = (key >> (64 - Self::BITS)) as usize;
+        // `idx` < 2^BITS = entries.len() by the shift above.
+        let slot = &mut self.entries[idx];
+        // The empty board's entry is all zero, which is also what a fresh slot holds.
+        if slot.white != w || slot.black != bl {
+            *slot = PawnEntry::compute(board);
+        }
+        *slot
+    }
+}
+
+/// The placement bonus of every piece kind on every (relative) square, built once.
+fn placement_table() -> &'static [[S; 64]; 6] {
+    static TABLE: std::sync::OnceLock<[[S; 64]; 6]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [[S(0, 0); 64]; 6];
+        for kind in PieceKind::ALL {
+            for sq in Square::all() {
+                t[kind.index()][sq.index()] = placement(kind, sq);
+            }
+        }
+        t
+    })
+}
+
 /// Squares on the adjacent files in front of `sq` for `color`: enemy pawns there stop a passer.
 fn adjacent_span(color: Color, sq: Square) -> Bitboard {
     let f = sq.file().index();
@@ -341,11 +448,19 @@ fn endgame_scale(board: &Board, white_eg_ahead: bool) -> i32 {
 
 /// The full breakdown of the evaluation, each term from White's view.
 pub fn breakdown(board: &Board) -> Breakdown {
-    let mut b = Breakdown::default();
+    breakdown_with(board, &PawnEntry::compute(board))
+}
+
+fn breakdown_with(board: &Board, pawns: &PawnEntry) -> Breakdown {
+    let mut b = Breakdown {
+        pawns: pawns.structure,
+        passed: pawns.passed,
+        ..Breakdown::default()
+    };
     let white = side_info(board, Color::White);
     let black = side_info(board, Color::Black);
-    evaluate_side(board, Color::White, &white, &black, &mut b, 1);
-    evaluate_side(board, Color::Black, &black, &white, &mut b, -1);
+    evaluate_side(board, Color::White, &black, pawns, &mut b, 1);
+    evaluate_side(board, Color::Black, &white, pawns, &mut b, -1);
     b.phase = b.phase.min(PHASE_TOTAL);
     b.tempo = if board.side_to_move() == Color::White {
         TEMPO
@@ -359,7 +474,16 @@ pub fn breakdown(board: &Board) -> Breakdown {
 
 /// The evaluation in centipawns from the side to move's view.
 pub fn evaluate(board: &Board) -> i32 {
-    let w = breakdown(board).white_score();
+    from_side_to_move(board, breakdown(board).white_score())
+}
+
+/// `evaluate` with the pawn-structure terms taken from (and stored in) `cache`.
+pub fn evaluate_cached(board: &Board, cache: &mut PawnCache) -> i32 {
+    let pawns = cache.probe(board);
+    from_side_to_move(board, breakdown_with(board, &pawns).white_score())
+}
+
+fn from_side_to_move(board: &Board, w: i32) -> i32 {
     if board.side_to_move() == Color::White {
         w
     } else {

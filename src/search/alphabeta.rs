@@ -7,7 +7,7 @@ use super::time::TimeBudget;
 use super::tt::Bound;
 use super::{Limits, Report, SearchInfo, SearchResult, Searcher};
 use crate::chess::{insufficient_material, Board, Game, Move};
-use crate::eval::evaluate;
+use crate::eval::evaluate_cached;
 use std::time::{Duration, Instant};
 
 /// Late-move reduction table: ln(depth)·ln(moves)/2.2, a common shape.
@@ -144,7 +144,11 @@ impl Worker<'_> {
                 return 0;
             }
             if ply >= MAX_PLY {
-                return if in_check { 0 } else { evaluate(b) };
+                return if in_check {
+                    0
+                } else {
+                    evaluate_cached(b, &mut self.s.pawns)
+                };
             }
             // Mate-distance pruning: no score here can beat a shorter mate already found.
             alpha = alpha.max(-MATE + ply as i32);
@@ -173,7 +177,7 @@ impl Worker<'_> {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            hit.map_or_else(|| evaluate(b), |h| h.eval)
+            hit.map_or_else(|| evaluate_cached(b, &mut self.s.pawns), |h| h.eval)
         };
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];

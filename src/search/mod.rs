@@ -135,6 +135,7 @@ pub struct SearchResult {
 pub struct Searcher {
     tt: tt::TransTable,
     heuristics: ordering::Heuristics,
+    pawns: crate::eval::PawnCache,
     control: Arc<SearchControl>,
     /// Milliseconds kept in reserve per move for communication lag.
     pub move_overhead_ms: u64,
@@ -146,6 +147,7 @@ impl Searcher {
         Searcher {
             tt: tt::TransTable::new(hash_mib),
             heuristics: ordering::Heuristics::default(),
+            pawns: crate::eval::PawnCache::new(),
             control: Arc::new(SearchControl::default()),
             move_overhead_ms: 10,
         }

@@ -7,7 +7,7 @@ use super::score::{Score, INFINITY, MATE};
 use super::see::{see_ge, SEE_VALUE};
 use super::tt::Bound;
 use crate::chess::{insufficient_material, Board, Move, PieceKind};
-use crate::eval::evaluate;
+use crate::eval::evaluate_cached;
 
 impl Worker<'_> {
     pub(super) fn qsearch(&mut self, b: &Board, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -19,7 +19,11 @@ impl Worker<'_> {
         self.seldepth = self.seldepth.max(ply);
         let in_check = b.in_check();
         if ply >= MAX_PLY {
-            return if in_check { 0 } else { evaluate(b) };
+            return if in_check {
+                0
+            } else {
+                evaluate_cached(b, &mut self.s.pawns)
+            };
         }
         if insufficient_material(b) {
             return 0;
@@ -35,7 +39,7 @@ impl Worker<'_> {
         let stand_pat = if in_check {
             -INFINITY
         } else {
-            let stand = hit.map_or_else(|| evaluate(b), |h| h.eval);
+            let stand = hit.map_or_else(|| evaluate_cached(b, &mut self.s.pawns), |h| h.eval);
             if stand >= beta {
                 return stand;
             }
