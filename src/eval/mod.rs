@@ -518,4 +518,30 @@ mod tests {
         let blocked = Board::from_fen("4k3/3p4/8/3P4/8/8/8/4K3 w - - 0 1").unwrap();
         assert_eq!(breakdown(&blocked).passed, S(0, 0));
     }
+
+    #[test]
+    fn pawn_cache_agrees_with_a_fresh_evaluation() {
+        // One shared cache over a two-ply tree: many hits, some slots overwritten.
+        let mut cache = PawnCache::new();
+        for fen in [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        ] {
+            let root = Board::from_fen(fen).unwrap();
+            for m in root.legal_moves().iter() {
+                let b1 = root.make_move(*m);
+                assert_eq!(evaluate_cached(&b1, &mut cache), evaluate(&b1));
+                for m2 in b1.legal_moves().iter() {
+                    let b2 = b1.make_move(*m2);
+                    assert_eq!(
+                        evaluate_cached(&b2, &mut cache),
+                        evaluate(&b2),
+                        "{}",
+                        b2.to_fen()
+                    );
+                }
+            }
+        }
+    }
 }
