@@ -119,6 +119,7 @@ impl Worker<'_> {
         mut beta: i32,
         ply: usize,
         pv_node: bool,
+        cut_node: bool,
         null_ok: bool,
     ) -> i32 {
         self.pv_len[ply] = ply;
@@ -198,7 +199,16 @@ impl Worker<'_> {
                 let nb = b.make_null_move();
                 self.path.push(b.hash());
                 self.prev[ply] = None;
-                let score = -self.negamax(&nb, depth - r, -beta, -beta + 1, ply + 1, false, false);
+                let score = -self.negamax(
+                    &nb,
+                    depth - r,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    false,
+                    !cut_node,
+                    false,
+                );
                 self.path.pop();
                 if self.stopped {
                     return 0;
@@ -209,8 +219,9 @@ impl Worker<'_> {
             }
         }
 
-        // Internal iterative reduction: without a hash move this node is probably not critical.
-        if depth >= 4 && tt_move == Move::NULL {
+        // Internal iterative reduction: a PV or expected cut node without a hash move is searched
+        // a little shallower (an all-node gains nothing from it: every move must be refuted).
+        if depth >= 4 && tt_move == Move::NULL && (pv_node || cut_node) {
             depth -= 1;
         }
 
@@ -270,7 +281,16 @@ impl Worker<'_> {
             let new_depth = depth - 1;
             let mut score;
             if searched == 0 {
-                score = -self.negamax(&nb, new_depth, -beta, -alpha, ply + 1, pv_node, true);
+                score = -self.negamax(
+                    &nb,
+                    new_depth,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    pv_node,
+                    !pv_node && !cut_node,
+                    true,
+                );
             } else {
                 let mut r = 0;
                 if depth >= 3 && searched >= 2 && (quiet || MovePicker::is_bad_capture(order)) {
@@ -281,6 +301,9 @@ impl Worker<'_> {
                     if !improving {
                         r += 1;
                     }
+                    if cut_node {
+                        r += 1;
+                    }
                     if gives_check {
                         r -= 1;
                     }
@@ -289,12 +312,31 @@ impl Worker<'_> {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                score = -self.negamax(&nb, new_depth - r, -alpha - 1, -alpha, ply + 1, false, true);
+                score = -self.negamax(
+                    &nb,
+                    new_depth - r,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    false,
+                    true,
+                    true,
+                );
                 if score > alpha && r > 0 {
-                    score = -self.negamax(&nb, new_depth, -alpha - 1, -alpha, ply + 1, false, true);
+                    score = -self.negamax(
+                        &nb,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        false,
+                        !cut_node,
+                        true,
+                    );
                 }
                 if score > alpha && score < beta && pv_node {
-                    score = -self.negamax(&nb, new_depth, -beta, -alpha, ply + 1, true, true);
+                    score =
+                        -self.negamax(&nb, new_depth, -beta, -alpha, ply + 1, true, false, true);
                 }
             }
             self.path.pop();
@@ -461,7 +503,7 @@ pub(super) fn run(
                 (-INFINITY, INFINITY)
             };
             let score = loop {
-                let score = w.negamax(&board, depth, alpha, beta, 0, true, false);
+                let score = w.negamax(&board, depth, alpha, beta, 0, true, false, false);
                 if w.stopped {
                     break score;
                 }
