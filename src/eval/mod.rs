@@ -25,6 +25,8 @@ pub struct Breakdown {
     pub pieces: S,
     /// King safety.
     pub king: S,
+    /// Pieces attacked by lesser pieces or left hanging.
+    pub threats: S,
     /// Tempo (side to move).
     pub tempo: S,
     /// Game phase, 24 (midgame) to 0 (endgame).
@@ -35,7 +37,7 @@ pub struct Breakdown {
 
 impl Breakdown {
     /// The terms by name, for printing.
-    pub fn terms(&self) -> [(&'static str, S); 8] {
+    pub fn terms(&self) -> [(&'static str, S); 9] {
         [
             ("Material", self.material),
             ("Placement", self.placement),
@@ -44,6 +46,7 @@ impl Breakdown {
             ("Mobility", self.mobility),
             ("Pieces", self.pieces),
             ("King safety", self.king),
+            ("Threats", self.threats),
             ("Tempo", self.tempo),
         ]
     }
@@ -137,14 +140,26 @@ fn distance(a: Square, b: Square) -> i32 {
     df.max(dr)
 }
 
+/// Squares one side's pieces attack, gathered by `evaluate_side` for the threat terms.
+#[derive(Default)]
+struct Attacks {
+    /// By knights and bishops.
+    minor: Bitboard,
+    /// By rooks.
+    rook: Bitboard,
+    /// By any piece, pawns and king included.
+    all: Bitboard,
+}
+
 fn evaluate_side(
     board: &Board,
     us: Color,
+    me: &SideInfo,
     them_info: &SideInfo,
     pawns: &PawnEntry,
     out: &mut Breakdown,
     sign: i32,
-) {
+) -> Attacks {
     let them = !us;
     let occ = board.occupied();
     let own = board.color(us);
@@ -186,6 +201,10 @@ fn evaluate_side(
 
     // Pieces: mobility, king attacks, rook files.
     let safe = !own & !them_info.pawn_attacks;
+    let mut attacks = Attacks {
+        all: me.pawn_attacks | king_attacks(board.king_square(us)),
+        ..Attacks::default()
+    };
     let mut attack_weight = 0;
     let mut attackers = 0;
     for kind in [
@@ -201,6 +220,12 @@ fn evaluate_side(
                 PieceKind::Rook => rook_attacks(sq, occ),
                 _ => queen_attacks(sq, occ),
             };
+            attacks.all |= att;
+            match kind {
+                PieceKind::Knight | PieceKind::Bishop => attacks.minor |= att,
+                PieceKind::Rook => attacks.rook |= att,
+                _ => {}
+            }
             let mob = (att & safe).count() as i32 - MOBILITY_BASE[kind.index()];
             add(&mut out.mobility, MOBILITY[kind.index()].times(mob));
             let zone_hits = (att & them_info.king_zone).count() as i32;
@@ -251,6 +276,31 @@ fn evaluate_side(
         }
     }
     add(&mut out.king, S(shelter, 0));
+    attacks
+}
+
+/// What `us` threatens: their pieces attacked by our pawns or by lesser pieces, and their
+/// pieces we attack that nothing defends. Added to `out.threats` with `sign`.
+fn threats(
+    board: &Board,
+    us: Color,
+    me: &SideInfo,
+    ours: &Attacks,
+    theirs: &Attacks,
+    out: &mut Breakdown,
+    sign: i32,
+) {
+    let them = !us;
+    let pieces = |k: PieceKind| board.pieces_of(them, k);
+    let minors = pieces(PieceKind::Knight) | pieces(PieceKind::Bishop);
+    let rooks = pieces(PieceKind::Rook);
+    let queens = pieces(PieceKind::Queen);
+    let non_pawn = minors | rooks | queens;
+    let mut s = THREAT_BY_PAWN.times((me.pawn_attacks & non_pawn).count() as i32);
+    s += THREAT_BY_MINOR.times((ours.minor & (rooks | queens)).count() as i32);
+    s += THREAT_BY_ROOK.times((ours.rook & queens).count() as i32);
+    s += HANGING.times((ours.all & non_pawn & !theirs.all).count() as i32);
+    out.threats += if sign > 0 { s } else { -s };
 }
 
 /// The pawn-only terms of one side: structure, and the rank bonus of its passed pawns.
@@ -459,8 +509,10 @@ fn breakdown_with(board: &Board, pawns: &PawnEntry) -> Breakdown {
     };
     let white = side_info(board, Color::White);
     let black = side_info(board, Color::Black);
-    evaluate_side(board, Color::White, &black, pawns, &mut b, 1);
-    evaluate_side(board, Color::Black, &white, pawns, &mut b, -1);
+    let white_attacks = evaluate_side(board, Color::White, &white, &black, pawns, &mut b, 1);
+    let black_attacks = evaluate_side(board, Color::Black, &black, &white, pawns, &mut b, -1);
+    threats(board, Color::White, &white, &white_attacks, &black_attacks, &mut b, 1);
+    threats(board, Color::Black, &black, &black_attacks, &white_attacks, &mut b, -1);
     b.phase = b.phase.min(PHASE_TOTAL);
     b.tempo = if board.side_to_move() == Color::White {
         TEMPO

@@ -155,5 +155,14 @@ pub const PAWN_SHIELD: [i32; 2] = [14, 7];
 /// Midgame penalty for an open file (no own pawn) next to or on the king's file.
 pub const KING_OPEN_FILE: i32 = -14;
 
+/// Per enemy knight, bishop, rook or queen attacked by one of our pawns.
+pub const THREAT_BY_PAWN: S = S(45, 40);
+/// Per enemy rook or queen attacked by one of our knights or bishops.
+pub const THREAT_BY_MINOR: S = S(30, 25);
+/// Per enemy queen attacked by one of our rooks.
+pub const THREAT_BY_ROOK: S = S(30, 15);
+/// Per enemy piece (not pawn or king) we attack and nothing of theirs defends.
+pub const HANGING: S = S(20, 15);
+
 /// Bonus for the side to move.
 pub const TEMPO: S = S(12, 6);
