@@ -34,9 +34,12 @@ pub fn info_line(info: &SearchInfo) -> String {
         Some(Bound::Upper) => " upperbound",
         _ => "",
     };
-    let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
+    // A fail-low report may come before any move has a score: then there is no `pv` field at
+    // all, since an empty one confuses GUIs and python-chess.
+    let pv: String = info.pv.iter().map(|m| format!(" {m}")).collect();
+    let pv = if pv.is_empty() { pv } else { format!(" pv{pv}") };
     format!(
-        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} hashfull {} time {}{pv}",
         info.depth,
         info.seldepth,
         info.multipv,
@@ -45,7 +48,6 @@ pub fn info_line(info: &SearchInfo) -> String {
         info.nps,
         info.hashfull,
         info.time_ms,
-        pv.join(" ")
     )
 }
 
@@ -346,5 +348,40 @@ pub fn run() {
                 return;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Board;
+    use crate::search::Score;
+
+    fn report(pv: Vec<Move>, bound: Option<Bound>) -> SearchInfo {
+        SearchInfo {
+            depth: 7,
+            seldepth: 9,
+            multipv: 1,
+            score: Score(-35),
+            bound,
+            nodes: 1000,
+            nps: 50_000,
+            time_ms: 20,
+            hashfull: 3,
+            pv,
+        }
+    }
+
+    #[test]
+    fn info_line_has_a_pv_field_only_with_moves() {
+        let b = Board::startpos();
+        let e4 = b.parse_uci("e2e4").unwrap();
+        let e5 = b.make_move(e4).parse_uci("e7e5").unwrap();
+        let line = info_line(&report(vec![e4, e5], None));
+        assert!(line.ends_with(" time 20 pv e2e4 e7e5"), "{line}");
+        assert!(line.contains(" score cp -35 "), "{line}");
+        let line = info_line(&report(Vec::new(), Some(Bound::Upper)));
+        assert!(line.ends_with(" upperbound nodes 1000 nps 50000 hashfull 3 time 20"), "{line}");
+        assert!(!line.contains(" pv"), "{line}");
     }
 }
