@@ -6,7 +6,7 @@
 pub mod command;
 
 use crate::chess::perft::perft;
-use crate::chess::{Game, Move};
+use crate::chess::Game;
 use crate::search::{Bound, Limits, Report, SearchControl, SearchInfo, Searcher};
 use command::{parse, Command, GoArgs};
 use std::io::{BufRead, Write};
@@ -354,7 +354,7 @@ pub fn run() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::Board;
+    use crate::chess::{Board, Move};
     use crate::search::Score;
 
     fn report(pv: Vec<Move>, bound: Option<Bound>) -> SearchInfo {
