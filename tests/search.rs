@@ -236,3 +236,28 @@ fn evaluation_is_colour_symmetric() {
     n += symmetric_on(&tricky);
     assert!(n > 1400, "{n}");
 }
+
+#[test]
+fn a_forced_move_saves_clock_time_but_not_a_fixed_move_time() {
+    // Black's only legal move is Kb8.
+    let fen = "k7/2R5/8/8/8/8/R7/7K b - - 0 1";
+    assert_eq!(Board::from_fen(fen).unwrap().legal_moves().len(), 1);
+    let on_clock = Limits {
+        clock: Some(Clock {
+            time_ms: 60_000,
+            inc_ms: 0,
+            moves_to_go: None,
+        }),
+        multipv: 1,
+        ..Limits::default()
+    };
+    let r = search(fen, on_clock);
+    assert_eq!(r.best.map(|m| m.to_string()), Some("a8b8".to_string()));
+    assert_eq!(r.depth, 4, "a forced move on the clock is played after a short look");
+    let fixed = Limits {
+        movetime: Some(150),
+        multipv: 1,
+        ..Limits::default()
+    };
+    assert!(search(fen, fixed).depth > 4, "a fixed move time is used");
+}

@@ -587,7 +587,8 @@ pub(super) fn run(
         if !w.s.control.pondering() {
             if let Some(b) = w.budget {
                 let soft = b.soft.as_secs_f64() * stability_factor;
-                if root_moves.len() == 1 && depth >= 4 {
+                // A forced move saves clock time; a fixed move time is the user's to spend.
+                if root_moves.len() == 1 && depth >= 4 && limits.movetime.is_none() {
                     break;
                 }
                 if w.elapsed().as_secs_f64() >= soft.min(b.hard.as_secs_f64()) {
