@@ -253,11 +253,53 @@ fn a_forced_move_saves_clock_time_but_not_a_fixed_move_time() {
     };
     let r = search(fen, on_clock);
     assert_eq!(r.best.map(|m| m.to_string()), Some("a8b8".to_string()));
-    assert_eq!(r.depth, 4, "a forced move on the clock is played after a short look");
+    assert_eq!(
+        r.depth, 4,
+        "a forced move on the clock is played after a short look"
+    );
     let fixed = Limits {
         movetime: Some(150),
         multipv: 1,
         ..Limits::default()
     };
     assert!(search(fen, fixed).depth > 4, "a fixed move time is used");
+}
+
+#[test]
+fn deep_searches_keep_legal_pvs() {
+    // Deep enough for singular extensions and multi-cut (nodes of depth 8 and more), on quiet,
+    // tactical and endgame positions: every reported PV must be a legal line from the root, and
+    // the move played must head the last one.
+    let positions = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q2/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ];
+    for fen in positions {
+        let game = Game::new(Board::from_fen(fen).unwrap());
+        let mut pvs = Vec::new();
+        let limits = Limits {
+            depth: Some(12),
+            multipv: 1,
+            ..Limits::default()
+        };
+        let r = Searcher::new(16).search(&game, &limits, &mut |rep| {
+            if let fianchetto::search::Report::Iteration(i) = rep {
+                pvs.push(i.pv.clone());
+            }
+        });
+        assert_eq!(r.depth, 12, "{fen}");
+        for pv in &pvs {
+            let mut b = *game.board();
+            for &m in pv {
+                assert!(b.is_legal(m), "illegal PV move {m} in {pv:?} from {fen}");
+                b = b.make_move(m);
+            }
+        }
+        assert_eq!(r.best, pvs.last().and_then(|pv| pv.first().copied()), "{fen}");
+    }
+    // WAC.003: the one winning move, found well inside depth 12.
+    let wac = "5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1";
+    let r = search(wac, depth(12));
+    assert_eq!(r.best.map(|m| m.to_string()), Some("e3g3".to_string()));
 }

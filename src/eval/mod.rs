@@ -511,8 +511,24 @@ fn breakdown_with(board: &Board, pawns: &PawnEntry) -> Breakdown {
     let black = side_info(board, Color::Black);
     let white_attacks = evaluate_side(board, Color::White, &white, &black, pawns, &mut b, 1);
     let black_attacks = evaluate_side(board, Color::Black, &black, &white, pawns, &mut b, -1);
-    threats(board, Color::White, &white, &white_attacks, &black_attacks, &mut b, 1);
-    threats(board, Color::Black, &black, &black_attacks, &white_attacks, &mut b, -1);
+    threats(
+        board,
+        Color::White,
+        &white,
+        &white_attacks,
+        &black_attacks,
+        &mut b,
+        1,
+    );
+    threats(
+        board,
+        Color::Black,
+        &black,
+        &black_attacks,
+        &white_attacks,
+        &mut b,
+        -1,
+    );
     b.phase = b.phase.min(PHASE_TOTAL);
     b.tempo = if board.side_to_move() == Color::White {
         TEMPO

@@ -1,6 +1,6 @@
 //! Iterative deepening, aspiration windows, principal-variation search and quiescence search.
 
-use super::ordering::{MovePicker, MAX_PLY};
+use super::ordering::{piece_to, MovePicker, MAX_PLY};
 use super::score::{Score, INFINITY, MATE, MATE_BOUND};
 use super::see::see_ge;
 use super::time::TimeBudget;
@@ -42,6 +42,8 @@ pub(super) struct Worker<'a> {
     pub(super) evals: [i32; MAX_PLY + 2],
     pub(super) prev: [Option<(usize, Move)>; MAX_PLY + 2],
     pub(super) excluded: Vec<Move>,
+    /// The move a singular-extension search leaves out at each ply (`Move::NULL`: none).
+    pub(super) singular: [Move; MAX_PLY + 2],
     pub(super) lmr: Box<[[i32; 64]; 64]>,
     /// One move picker per ply, reused from node to node.
     pub(super) pickers: Vec<MovePicker>,
@@ -99,6 +101,16 @@ impl Worker<'_> {
             .skip(1)
             .step_by(2)
             .any(|&x| x == h)
+    }
+
+    /// The continuation-history context of a node at `ply`: the moves one and two plies back.
+    fn context(&self, ply: usize) -> [Option<usize>; 2] {
+        let back = |k: usize| {
+            ply.checked_sub(k)
+                .and_then(|i| self.prev[i])
+                .map(|(piece, m)| piece_to(piece, m))
+        };
+        [back(1), back(2)]
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -164,7 +176,13 @@ impl Worker<'_> {
             depth += 1;
         }
 
-        let hit = self.s.tt.probe(b.hash(), ply);
+        // A singular-extension search must not take (or leave) the answer of the full node.
+        let skip = self.singular[ply];
+        let hit = if skip == Move::NULL {
+            self.s.tt.probe(b.hash(), ply)
+        } else {
+            None
+        };
         let mut tt_move = Move::NULL;
         if let Some(h) = hit {
             // No legality check needed: the move only orders the generated legal moves, and an
@@ -183,7 +201,7 @@ impl Worker<'_> {
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
 
-        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+        if !pv_node && !in_check && skip == Move::NULL && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta at low depth, assume it holds.
             let margin = 75 * depth - if improving { 50 } else { 0 };
             if depth <= 7 && static_eval - margin >= beta {
@@ -221,12 +239,54 @@ impl Worker<'_> {
 
         // Internal iterative reduction: a PV or expected cut node without a hash move is searched
         // a little shallower (an all-node gains nothing from it: every move must be refuted).
-        if depth >= 4 && tt_move == Move::NULL && (pv_node || cut_node) {
+        if depth >= 4 && tt_move == Move::NULL && skip == Move::NULL && (pv_node || cut_node) {
             depth -= 1;
         }
 
+        // Singular extension: when the hash move beats every alternative by a margin (a search
+        // without it fails low), it is the only move here and is searched one ply deeper. When even
+        // the alternatives beat beta, several moves refute the parent: cut at once (multi-cut).
+        let mut singular_move = Move::NULL;
+        if let Some(h) = hit {
+            // Not in check (that node is already extended), and not so deep in an extended line
+            // that extensions could feed on each other without end.
+            if !root
+                && !in_check
+                && depth >= 8
+                && (ply as i32) < 2 * self.root_depth
+                && h.mv != Move::NULL
+                && h.depth >= depth - 3
+                && h.bound != Bound::Upper
+                && h.score.0.abs() < MATE_BOUND
+                && b.is_legal(h.mv)
+            {
+                let s_beta = h.score.0 - 2 * depth;
+                self.singular[ply] = h.mv;
+                let score = self.negamax(
+                    b,
+                    (depth - 1) / 2,
+                    s_beta - 1,
+                    s_beta,
+                    ply,
+                    false,
+                    cut_node,
+                    false,
+                );
+                self.singular[ply] = Move::NULL;
+                if self.stopped {
+                    return 0;
+                }
+                if score < s_beta {
+                    singular_move = h.mv;
+                } else if s_beta >= beta {
+                    return s_beta;
+                }
+            }
+        }
+
         let prev = if ply > 0 { self.prev[ply - 1] } else { None };
-        if self.pickers[ply].init(b, tt_move, ply, prev, &self.s.heuristics) == 0 {
+        let context = self.context(ply);
+        if self.pickers[ply].init(b, tt_move, ply, prev, context, &self.s.heuristics) == 0 {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
 
@@ -235,18 +295,21 @@ impl Worker<'_> {
         let mut best = -INFINITY;
         let mut best_move = Move::NULL;
         let mut searched = 0usize;
-        let mut quiets: [Move; 64] = [Move::NULL; 64];
+        let mut quiets: [(Move, usize); 64] = [(Move::NULL, 0); 64];
         let mut n_quiets = 0usize;
 
         while let Some((m, order)) = self.pickers[ply].pick() {
-            if root
-                && (self.excluded.contains(&m)
-                    || (!self.limits.searchmoves.is_empty()
-                        && !self.limits.searchmoves.contains(&m)))
+            if m == skip
+                || root
+                    && (self.excluded.contains(&m)
+                        || (!self.limits.searchmoves.is_empty()
+                            && !self.limits.searchmoves.contains(&m)))
             {
                 continue;
             }
             let quiet = !m.is_noisy();
+            // A generated move always starts on one of the mover's pieces.
+            let pt = b.piece_at(m.from()).map_or(0, |p| piece_to(p.index(), m));
             let nb = b.make_move(m);
             let gives_check = nb.in_check();
             // Prune hopeless moves at low depth, but never a check: sacrifices that check are
@@ -278,7 +341,7 @@ impl Worker<'_> {
             }
             self.path.push(b.hash());
             self.prev[ply] = nb.piece_at(m.to()).map(|p| (p.index(), m));
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + i32::from(m == singular_move);
             let mut score;
             if searched == 0 {
                 score = -self.negamax(
@@ -293,7 +356,11 @@ impl Worker<'_> {
                 );
             } else {
                 let mut r = 0;
-                if depth >= 3 && searched >= 2 && (quiet || MovePicker::is_bad_capture(order)) {
+                if depth >= 3
+                    && searched >= 2
+                    && !(pv_node && gives_check)
+                    && (quiet || (!pv_node && MovePicker::is_bad_capture(order)))
+                {
                     r = self.lmr[(depth as usize).min(63)][searched.min(63)];
                     if pv_node {
                         r -= 1;
@@ -308,7 +375,7 @@ impl Worker<'_> {
                         r -= 1;
                     }
                     if quiet {
-                        r -= self.s.heuristics.history(side, m) / 6000;
+                        r -= self.s.heuristics.quiet_score(side, m, pt, context) / 8000;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -362,9 +429,9 @@ impl Worker<'_> {
                             let h = &mut self.s.heuristics;
                             h.add_killer(ply, m);
                             let bonus = (depth * depth * 8).min(1600);
-                            h.update_history(side, m, bonus);
-                            for &q in &quiets[..n_quiets] {
-                                h.update_history(side, q, -bonus);
+                            h.update_quiet(side, m, pt, context, bonus);
+                            for &(q, qpt) in &quiets[..n_quiets] {
+                                h.update_quiet(side, q, qpt, context, -bonus);
                             }
                             if let Some((piece, pm)) = prev {
                                 h.counter[piece][pm.to().index()] = m;
@@ -375,7 +442,7 @@ impl Worker<'_> {
                 }
             }
             if quiet && n_quiets < quiets.len() {
-                quiets[n_quiets] = m;
+                quiets[n_quiets] = (m, pt);
                 n_quiets += 1;
             }
         }
@@ -383,6 +450,9 @@ impl Worker<'_> {
         if searched == 0 {
             // Every move was pruned (or excluded at the root): fail low with what we know.
             return if root { -INFINITY } else { alpha };
+        }
+        if skip != Move::NULL {
+            return best;
         }
         let bound = if best >= beta {
             Bound::Lower
@@ -481,6 +551,7 @@ pub(super) fn run(
         evals: [0; MAX_PLY + 2],
         prev: [None; MAX_PLY + 2],
         excluded: Vec::new(),
+        singular: [Move::NULL; MAX_PLY + 2],
         lmr: lmr_table(),
         pickers: (0..MAX_PLY + 2).map(|_| MovePicker::default()).collect(),
     };

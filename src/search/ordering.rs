@@ -15,6 +15,17 @@ pub struct Heuristics {
     pub history: Box<[[[i32; 64]; 64]; 2]>,
     /// The quiet reply that refuted a move, by the refuted move's piece and to-square.
     pub counter: Box<[[Move; 64]; 12]>,
+    /// Continuation history: how well a quiet move (piece, to) did after an earlier move
+    /// (piece, to), one and two plies back sharing the table.
+    pub continuation: Box<[[i32; PIECE_TO]]>,
+}
+
+/// Number of (piece, to-square) pairs, the index space of continuation history.
+pub const PIECE_TO: usize = 12 * 64;
+
+/// The continuation-history index of a move made by `piece` (its `Piece::index`).
+pub fn piece_to(piece: usize, m: Move) -> usize {
+    piece * 64 + m.to().index()
 }
 
 /// The history bound: scores stay within ±HISTORY_MAX by the gravity formula.
@@ -26,6 +37,8 @@ impl Default for Heuristics {
             killers: [[Move::NULL; 2]; MAX_PLY + 8],
             history: Box::new([[[0; 64]; 64]; 2]),
             counter: Box::new([[Move::NULL; 64]; 12]),
+            // Built on the heap: 2.3 MB would overflow a thread's stack.
+            continuation: vec![[0; PIECE_TO]; PIECE_TO].into_boxed_slice(),
         }
     }
 }
@@ -46,6 +59,33 @@ impl Heuristics {
     /// The history score of a quiet move.
     pub fn history(&self, side: Color, m: Move) -> i32 {
         self.history[side.index()][m.from().index()][m.to().index()]
+    }
+
+    /// The combined history of a quiet move: butterfly history plus the continuation histories
+    /// after the moves one and two plies back (`context`, as `piece_to` indexes), when known.
+    pub fn quiet_score(&self, side: Color, m: Move, pt: usize, context: [Option<usize>; 2]) -> i32 {
+        let mut s = self.history(side, m);
+        for c in context.into_iter().flatten() {
+            s += self.continuation[c][pt];
+        }
+        s
+    }
+
+    /// Rewards (positive `bonus`) or punishes a quiet move in every history table it belongs to.
+    pub fn update_quiet(
+        &mut self,
+        side: Color,
+        m: Move,
+        pt: usize,
+        context: [Option<usize>; 2],
+        bonus: i32,
+    ) {
+        self.update_history(side, m, bonus);
+        let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        for c in context.into_iter().flatten() {
+            let h = &mut self.continuation[c][pt];
+            *h += b - *h * b.abs() / HISTORY_MAX;
+        }
     }
 
     /// Records a killer at `ply`.
@@ -128,6 +168,7 @@ impl MovePicker {
         tt_move: Move,
         ply: usize,
         prev: Option<(usize, Move)>,
+        context: [Option<usize>; 2],
         h: &Heuristics,
     ) -> usize {
         self.fill(board, false);
@@ -154,7 +195,11 @@ impl MovePicker {
             } else if m == counter {
                 COUNTER
             } else {
-                h.history(side, m)
+                // Every generated move starts on a piece of the side to move.
+                let pt = board
+                    .piece_at(m.from())
+                    .map_or(0, |p| piece_to(p.index(), m));
+                h.quiet_score(side, m, pt, context)
             };
         }
         self.len
@@ -192,5 +237,39 @@ impl MovePicker {
     /// Whether a score marks a losing capture.
     pub fn is_bad_capture(score: i32) -> bool {
         score < -500_000_000
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn continuation_history_counts_only_in_its_context() {
+        let b = Board::startpos();
+        let nf3 = b.parse_uci("g1f3").unwrap();
+        let e4 = b.parse_uci("e2e4").unwrap();
+        let white_knight = b.piece_at(nf3.from()).unwrap().index();
+        let pt = piece_to(white_knight, nf3);
+        let (after_e5, after_d5) = (100, 200);
+        let mut h = Heuristics::default();
+        for _ in 0..50 {
+            h.update_quiet(Color::White, nf3, pt, [Some(after_e5), None], 400);
+        }
+        let in_context = h.quiet_score(Color::White, nf3, pt, [Some(after_e5), None]);
+        let elsewhere = h.quiet_score(Color::White, nf3, pt, [Some(after_d5), None]);
+        // Both see the butterfly part; only the right context adds the continuation part.
+        assert!(in_context > elsewhere && elsewhere > 0);
+        // Gravity keeps every table within its bound however often it is fed.
+        assert!(in_context <= 2 * HISTORY_MAX);
+        assert_eq!(
+            h.quiet_score(Color::White, e4, piece_to(0, e4), [None, None]),
+            0
+        );
+        // A failed quiet loses what it had.
+        for _ in 0..200 {
+            h.update_quiet(Color::White, nf3, pt, [Some(after_e5), None], -400);
+        }
+        assert!(h.quiet_score(Color::White, nf3, pt, [Some(after_e5), None]) < 0);
     }
 }

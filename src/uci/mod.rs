@@ -37,7 +37,11 @@ pub fn info_line(info: &SearchInfo) -> String {
     // A fail-low report may come before any move has a score: then there is no `pv` field at
     // all, since an empty one confuses GUIs and python-chess.
     let pv: String = info.pv.iter().map(|m| format!(" {m}")).collect();
-    let pv = if pv.is_empty() { pv } else { format!(" pv{pv}") };
+    let pv = if pv.is_empty() {
+        pv
+    } else {
+        format!(" pv{pv}")
+    };
     format!(
         "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} hashfull {} time {}{pv}",
         info.depth,
@@ -381,7 +385,10 @@ mod tests {
         assert!(line.ends_with(" time 20 pv e2e4 e7e5"), "{line}");
         assert!(line.contains(" score cp -35 "), "{line}");
         let line = info_line(&report(Vec::new(), Some(Bound::Upper)));
-        assert!(line.ends_with(" upperbound nodes 1000 nps 50000 hashfull 3 time 20"), "{line}");
+        assert!(
+            line.ends_with(" upperbound nodes 1000 nps 50000 hashfull 3 time 20"),
+            "{line}"
+        );
         assert!(!line.contains(" pv"), "{line}");
     }
 }
