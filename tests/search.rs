@@ -296,7 +296,11 @@ fn deep_searches_keep_legal_pvs() {
                 b = b.make_move(m);
             }
         }
-        assert_eq!(r.best, pvs.last().and_then(|pv| pv.first().copied()), "{fen}");
+        assert_eq!(
+            r.best,
+            pvs.last().and_then(|pv| pv.first().copied()),
+            "{fen}"
+        );
     }
     // WAC.003: the one winning move, found well inside depth 12.
     let wac = "5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1";
