@@ -101,6 +101,58 @@ impl MoveSink for Counter {
     }
 }
 
+/// Looks for one move among the generated sets without expanding them: an exact legality test
+/// at the cost of a bulk count.
+struct Contains {
+    wanted: Move,
+    found: bool,
+}
+
+impl MoveSink for Contains {
+    #[inline]
+    fn piece_moves(&mut self, from: Square, quiets: Bitboard, captures: Bitboard) {
+        let to = self.wanted.to();
+        if from == self.wanted.from() {
+            let flag = if captures.has(to) {
+                MoveFlag::Capture
+            } else if quiets.has(to) {
+                MoveFlag::Quiet
+            } else {
+                return;
+            };
+            self.found |= Move::new(from, to, flag) == self.wanted;
+        }
+    }
+
+    #[inline]
+    fn pawn_moves(&mut self, targets: Bitboard, delta: i8, kind: PawnMoves) {
+        let to = self.wanted.to();
+        if !targets.has(to) {
+            return;
+        }
+        // `to` is a generated target, so `to - delta` is the real origin square.
+        let from = to.offset(-delta);
+        if from != self.wanted.from() {
+            return;
+        }
+        let flag = match kind {
+            PawnMoves::Push => MoveFlag::Quiet,
+            PawnMoves::Double => MoveFlag::DoublePush,
+            PawnMoves::Capture => MoveFlag::Capture,
+            PawnMoves::Promotion | PawnMoves::PromotionCapture => match self.wanted.promotion() {
+                Some(p) => MoveFlag::promotion(p, kind == PawnMoves::PromotionCapture),
+                None => return,
+            },
+        };
+        self.found |= Move::new(from, to, flag) == self.wanted;
+    }
+
+    #[inline]
+    fn single(&mut self, m: Move) {
+        self.found |= m == self.wanted;
+    }
+}
+
 #[inline]
 fn shift(bb: Bitboard, delta: i8) -> Bitboard {
     if delta >= 0 {
@@ -347,7 +399,14 @@ impl Board {
     /// hash entry or typed by a user.
     pub fn is_legal(&self, m: Move) -> bool {
         match self.piece_at(m.from()) {
-            Some(p) if p.color == self.side_to_move() => self.legal_moves().contains(m),
+            Some(p) if p.color == self.side_to_move() => {
+                let mut sink = Contains {
+                    wanted: m,
+                    found: false,
+                };
+                generate::<_, true, true>(self, &mut sink);
+                sink.found
+            }
             _ => false,
         }
     }

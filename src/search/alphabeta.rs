@@ -286,7 +286,7 @@ impl Worker<'_> {
 
         let prev = if ply > 0 { self.prev[ply - 1] } else { None };
         let context = self.context(ply);
-        if self.pickers[ply].init(b, tt_move, ply, prev, context, &self.s.heuristics) == 0 {
+        if !self.pickers[ply].init(b, tt_move, ply, prev, context, &self.s.heuristics) {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
 
@@ -298,7 +298,7 @@ impl Worker<'_> {
         let mut quiets: [(Move, usize); 64] = [(Move::NULL, 0); 64];
         let mut n_quiets = 0usize;
 
-        while let Some((m, order)) = self.pickers[ply].pick() {
+        while let Some((m, order)) = self.pickers[ply].next_move(b, &self.s.heuristics) {
             if m == skip
                 || root
                     && (self.excluded.contains(&m)

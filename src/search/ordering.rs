@@ -105,6 +105,13 @@ pub struct MovePicker {
     scores: [i32; 256],
     len: usize,
     next: usize,
+    /// A legal hash move handed out before any generation (a cutoff by it saves the rest).
+    tt_move: Move,
+    /// Whether the remaining moves are still to be generated and scored.
+    pending: bool,
+    killers: [Move; 2],
+    counter: Move,
+    context: [Option<usize>; 2],
 }
 
 impl Default for MovePicker {
@@ -114,6 +121,11 @@ impl Default for MovePicker {
             scores: [0; 256],
             len: 0,
             next: 0,
+            tt_move: Move::NULL,
+            pending: false,
+            killers: [Move::NULL; 2],
+            counter: Move::NULL,
+            context: [None; 2],
         }
     }
 }
@@ -160,8 +172,9 @@ impl MovePicker {
         self.next = 0;
     }
 
-    /// Loads and orders the legal moves of `board` at `ply`, given the TT move and the
-    /// previous move. Returns the number of legal moves.
+    /// Prepares to hand out the legal moves of `board` at `ply`, given the TT move and the
+    /// previous move: a legal TT move comes first, and only then are the others generated.
+    /// Returns whether there is any legal move.
     pub fn init(
         &mut self,
         board: &Board,
@@ -170,16 +183,37 @@ impl MovePicker {
         prev: Option<(usize, Move)>,
         context: [Option<usize>; 2],
         h: &Heuristics,
-    ) -> usize {
+    ) -> bool {
+        self.killers = h.killers[ply.min(MAX_PLY)];
+        self.counter = prev.map_or(Move::NULL, |(piece, pm)| h.counter[piece][pm.to().index()]);
+        self.context = context;
+        self.len = 0;
+        self.next = 0;
+        if tt_move != Move::NULL && board.is_legal(tt_move) {
+            self.tt_move = tt_move;
+            self.pending = true;
+            true
+        } else {
+            self.tt_move = Move::NULL;
+            self.generate(board, h);
+            self.len > 0
+        }
+    }
+
+    /// Generates and scores every legal move but the TT move already handed out.
+    fn generate(&mut self, board: &Board, h: &Heuristics) {
+        self.pending = false;
         self.fill(board, false);
         let side = board.side_to_move();
-        let killers = h.killers[ply.min(MAX_PLY)];
-        let counter = prev.map_or(Move::NULL, |(piece, pm)| h.counter[piece][pm.to().index()]);
-        for i in 0..self.len {
+        let mut i = 0;
+        while i < self.len {
             let m = self.moves[i];
-            self.scores[i] = if m == tt_move {
-                TT_SCORE
-            } else if m.is_noisy() {
+            if m == self.tt_move {
+                self.len -= 1;
+                self.moves[i] = self.moves[self.len];
+                continue;
+            }
+            self.scores[i] = if m.is_noisy() {
                 let base = mvv_lva(board, m);
                 if m.promotion().is_some_and(|p| p != PieceKind::Queen) {
                     BAD_CAPTURE + base
@@ -188,26 +222,40 @@ impl MovePicker {
                 } else {
                     BAD_CAPTURE + base
                 }
-            } else if m == killers[0] {
+            } else if m == self.killers[0] {
                 KILLER_1
-            } else if m == killers[1] {
+            } else if m == self.killers[1] {
                 KILLER_2
-            } else if m == counter {
+            } else if m == self.counter {
                 COUNTER
             } else {
                 // Every generated move starts on a piece of the side to move.
                 let pt = board
                     .piece_at(m.from())
                     .map_or(0, |p| piece_to(p.index(), m));
-                h.quiet_score(side, m, pt, context)
+                h.quiet_score(side, m, pt, self.context)
             };
+            i += 1;
         }
-        self.len
+    }
+
+    /// The next move of a main-search node and its ordering score.
+    pub fn next_move(&mut self, board: &Board, h: &Heuristics) -> Option<(Move, i32)> {
+        if self.pending {
+            if self.next == 0 {
+                // Marks the hash move as handed out; generation happens on the next call.
+                self.next = 1;
+                return Some((self.tt_move, TT_SCORE));
+            }
+            self.generate(board, h);
+        }
+        self.pick()
     }
 
     /// Loads the moves quiescence search plays: every evasion in check, else captures and
     /// promotions, ordered by MVV-LVA. Returns the number of moves.
     pub fn init_quiescence(&mut self, board: &Board, in_check: bool) -> usize {
+        self.pending = false;
         self.fill(board, !in_check);
         for i in 0..self.len {
             self.scores[i] = mvv_lva(board, self.moves[i]);
