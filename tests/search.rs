@@ -307,3 +307,49 @@ fn deep_searches_keep_legal_pvs() {
     let r = search(wac, depth(12));
     assert_eq!(r.best.map(|m| m.to_string()), Some("e3g3".to_string()));
 }
+
+/// A search cut off by a node limit mid-iteration keeps the move that beat the others so far at
+/// that depth, ends with a best move that is the first move of the last line it reported, and
+/// every reported line is legal (a GUI shows that line).
+#[test]
+fn an_interrupted_iteration_reports_the_move_it_plays() {
+    let fens = [
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+        "r1b1kb1r/3q1ppp/pBp1pn2/8/Np3P2/5B2/PPP3PP/R2Q1RK1 w kq - 0 1",
+        "5rk1/1ppb3p/p1pb4/6q1/3P1p1r/2P1R2P/PP1BQ1P1/5RKN w - - 0 1",
+        "r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R w KQ - 0 1",
+    ];
+    let mut from_unfinished = 0;
+    for fen in fens {
+        let game = Game::new(Board::from_fen(fen).unwrap());
+        for d in 5..=9 {
+            // Searches are deterministic: one node short of finishing depth `d`, the same search
+            // is deep in that iteration, its first root move long done.
+            let full = Searcher::new(16).search(&game, &depth(d), &mut |_| {});
+            let limits = Limits {
+                nodes: Some(full.nodes - 1),
+                multipv: 1,
+                ..Limits::default()
+            };
+            let mut last = None;
+            let r = Searcher::new(16).search(&game, &limits, &mut |rep| {
+                if let fianchetto::search::Report::Iteration(i) = rep {
+                    last = Some(i.clone());
+                }
+            });
+            let last = last.expect("a search reports at least one iteration");
+            assert_eq!(r.best, last.pv.first().copied(), "{fen} at depth {d}");
+            assert_eq!(r.pv, last.pv);
+            let mut b = *game.board();
+            for &m in &last.pv {
+                assert!(b.is_legal(m), "illegal PV move {m} in {:?}", last.pv);
+                b = b.make_move(m);
+            }
+            if r.depth == d {
+                from_unfinished += 1;
+            }
+        }
+    }
+    // Not every cut-off iteration has a root move that raised alpha yet, but most do.
+    assert!(from_unfinished >= 10, "{from_unfinished}");
+}

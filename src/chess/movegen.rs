@@ -400,6 +400,9 @@ impl Board {
     pub fn is_legal(&self, m: Move) -> bool {
         match self.piece_at(m.from()) {
             Some(p) if p.color == self.side_to_move() => {
+                if let Some(legal) = self.is_legal_simple(m, p.kind) {
+                    return legal;
+                }
                 let mut sink = Contains {
                     wanted: m,
                     found: false,
@@ -409,6 +412,78 @@ impl Board {
             }
             _ => false,
         }
+    }
+
+    /// Decides legality directly for the common case, a plain move or capture by a piece other
+    /// than the king; `None` for king moves, castling, en passant and promotions, which the
+    /// generator settles.
+    fn is_legal_simple(&self, m: Move, kind: PieceKind) -> Option<bool> {
+        let flag = m.flag();
+        if kind == PieceKind::King
+            || !matches!(
+                flag,
+                MoveFlag::Quiet | MoveFlag::Capture | MoveFlag::DoublePush
+            )
+        {
+            return None;
+        }
+        let us = self.side_to_move();
+        let (from, to) = (m.from(), m.to());
+        // Unused flag bits read as a quiet move; only the canonical encoding is a move.
+        if Move::new(from, to, flag) != m {
+            return Some(false);
+        }
+        let occ = self.occupied();
+        let enemy = self.color(!us);
+        // The flag must say exactly whether a piece is taken.
+        if occ.has(to) != (flag == MoveFlag::Capture)
+            || (flag == MoveFlag::Capture && !enemy.has(to))
+        {
+            return Some(false);
+        }
+        let reaches = match kind {
+            PieceKind::Knight => flag != MoveFlag::DoublePush && knight_attacks(from).has(to),
+            PieceKind::Bishop => flag != MoveFlag::DoublePush && bishop_attacks(from, occ).has(to),
+            PieceKind::Rook => flag != MoveFlag::DoublePush && rook_attacks(from, occ).has(to),
+            PieceKind::Queen => {
+                flag != MoveFlag::DoublePush
+                    && (bishop_attacks(from, occ) | rook_attacks(from, occ)).has(to)
+            }
+            _ => {
+                let up: i8 = if us == Color::White { 8 } else { -8 };
+                let rel = |sq: Square| sq.relative(us).rank();
+                // A pawn reaching the last rank must promote: the generator's business.
+                if rel(to) == Rank::R8 {
+                    return Some(false);
+                }
+                let step = to.index() as i8 - from.index() as i8;
+                match flag {
+                    MoveFlag::Quiet => step == up,
+                    MoveFlag::DoublePush => {
+                        step == 2 * up && rel(from) == Rank::R2 && !occ.has(from.offset(up))
+                    }
+                    _ => pawn_attacks(us, from).has(to),
+                }
+            }
+        };
+        if !reaches {
+            return Some(false);
+        }
+        let king = self.king_square(us);
+        let checkers = self.checkers();
+        if checkers.more_than_one() {
+            return Some(false);
+        }
+        if let Some(c) = checkers.first() {
+            if !between(king, c).with(c).has(to) {
+                return Some(false);
+            }
+        }
+        // A pinned piece stays on its pin line (and so never answers a check).
+        if self.pinned().has(from) && (!checkers.is_empty() || !line(king, from).has(to)) {
+            return Some(false);
+        }
+        Some(true)
     }
 
     /// Whether the side to move is checkmated.

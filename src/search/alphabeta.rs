@@ -47,6 +47,8 @@ pub(super) struct Worker<'a> {
     pub(super) lmr: Box<[[i32; 64]; 64]>,
     /// One move picker per ply, reused from node to node.
     pub(super) pickers: Vec<MovePicker>,
+    /// The score of the last root move that raised alpha (its line is `pv[0]`).
+    pub(super) root_score: i32,
 }
 
 impl Worker<'_> {
@@ -423,6 +425,7 @@ impl Worker<'_> {
                     // Once the root has a move, limits may stop even the first iteration.
                     if root {
                         self.can_stop = true;
+                        self.root_score = score;
                     }
                     if alpha >= beta {
                         if quiet {
@@ -554,6 +557,7 @@ pub(super) fn run(
         singular: [Move::NULL; MAX_PLY + 2],
         lmr: lmr_table(),
         pickers: (0..MAX_PLY + 2).map(|_| MovePicker::default()).collect(),
+        root_score: 0,
     };
 
     let mut result = SearchResult::default();
@@ -597,6 +601,20 @@ pub(super) fn run(
                 delta += delta;
             };
             if w.stopped && (depth > 1 || w.pv_len[0] == 0) {
+                // A move that beat the best so far of an unfinished iteration was searched to
+                // this depth and is the better choice: tactics are often found this way.
+                if multipv == 1 && depth > 1 && w.pv_len[0] > 0 {
+                    let pv = w.pv[0][..w.pv_len[0]].to_vec();
+                    let score = w.root_score;
+                    let bound = (score >= beta).then_some(Bound::Lower);
+                    let r = Report::Iteration(info(&w, depth, 1, score, bound, pv.clone()));
+                    (w.report)(&r);
+                    result.best = pv.first().copied();
+                    result.ponder = pv.get(1).copied();
+                    result.score = Score(score);
+                    result.depth = depth as u32;
+                    result.pv = pv;
+                }
                 break 'deepening;
             }
             let pv = w.pv[0][..w.pv_len[0]].to_vec();

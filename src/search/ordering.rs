@@ -205,12 +205,14 @@ impl MovePicker {
         self.pending = false;
         self.fill(board, false);
         let side = board.side_to_move();
-        let mut i = 0;
-        while i < self.len {
+        for i in 0..self.len {
             let m = self.moves[i];
             if m == self.tt_move {
-                self.len -= 1;
-                self.moves[i] = self.moves[self.len];
+                // Handed out already: park it at the front and start after it (the order of the
+                // rest is then the same as if it had been picked from the full list).
+                self.moves.swap(0, i);
+                self.scores[i] = self.scores[0];
+                self.next = 1;
                 continue;
             }
             self.scores[i] = if m.is_noisy() {
@@ -235,7 +237,6 @@ impl MovePicker {
                     .map_or(0, |p| piece_to(p.index(), m));
                 h.quiet_score(side, m, pt, self.context)
             };
-            i += 1;
         }
     }
 
