@@ -82,6 +82,16 @@ impl Bitboard {
         }
     }
 
+    /// The highest square in the set, if any.
+    #[inline]
+    pub const fn last(self) -> Option<Square> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Square::from_index_masked(63 - self.0.leading_zeros()))
+        }
+    }
+
     /// The set with `sq` added.
     #[inline]
     pub const fn with(self, sq: Square) -> Bitboard {
@@ -194,6 +204,10 @@ mod tests {
         assert_eq!(v, vec![Square::A1, Square::E1, Square::H8]);
         assert!(bb.more_than_one());
         assert!(!Bitboard::from_square(Square::A1).more_than_one());
+        assert_eq!(bb.first(), Some(Square::A1));
+        assert_eq!(bb.last(), Some(Square::H8));
+        assert_eq!(bb.without(Square::H8).last(), Some(Square::E1));
+        assert_eq!(Bitboard::EMPTY.last(), None);
     }
 
     #[test]

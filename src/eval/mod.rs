@@ -192,7 +192,12 @@ fn evaluate_side(
         if (front & occ).is_empty() {
             s += PASSED_FREE[rel_rank];
         }
-        let stop_sq = front.first_towards(us).unwrap_or(sq);
+        // The square just ahead of the pawn: the lowest of its front span for White.
+        let stop_sq = match us {
+            Color::White => front.first(),
+            Color::Black => front.last(),
+        }
+        .unwrap_or(sq);
         let kd =
             distance(board.king_square(them), stop_sq) - distance(board.king_square(us), stop_sq);
         s += S(0, kd * PASSED_KING_DISTANCE * rel_rank as i32 / 2);
@@ -443,26 +448,6 @@ fn adjacent_span(color: Color, sq: Square) -> Bitboard {
         }
     }
     m
-}
-
-trait FirstTowards {
-    fn first_towards(self, color: Color) -> Option<Square>;
-}
-
-impl FirstTowards for Bitboard {
-    /// The square nearest to the pawn in a front span (lowest for White, highest for Black).
-    fn first_towards(self, color: Color) -> Option<Square> {
-        match color {
-            Color::White => self.first(),
-            Color::Black => {
-                if self.is_empty() {
-                    None
-                } else {
-                    Square::new(63 - self.0.leading_zeros() as u8)
-                }
-            }
-        }
-    }
 }
 
 /// Endgame scale (out of 64): lowered when the stronger side cannot win by material alone.
