@@ -550,6 +550,14 @@ impl Board {
         self.pinned = pinned;
     }
 
+    /// A hash of the pawn structure alone (both colours' pawns), for tables keyed by it.
+    #[inline]
+    pub fn pawn_key(&self) -> u64 {
+        let w = self.pieces_of(Color::White, PieceKind::Pawn);
+        let b = self.pieces_of(Color::Black, PieceKind::Pawn);
+        (w.0 ^ b.0.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
     /// The non-pawn, non-king material of `color` exists (null-move pruning needs it).
     pub fn has_non_pawn_material(&self, color: Color) -> bool {
         (self.color(color) & !(self.pieces(PieceKind::Pawn) | self.pieces(PieceKind::King))).any()

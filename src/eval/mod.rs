@@ -409,8 +409,7 @@ impl PawnCache {
     pub fn probe(&mut self, board: &Board) -> PawnEntry {
         let w = board.pieces_of(Color::White, PieceKind::Pawn);
         let bl = board.pieces_of(Color::Black, PieceKind::Pawn);
-        let key = (w.0 ^ bl.0.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let idx = (key >> (64 - Self::BITS)) as usize;
+        let idx = (board.pawn_key() >> (64 - Self::BITS)) as usize;
         // `idx` < 2^BITS = entries.len() by the shift above.
         let slot = &mut self.entries[idx];
         // The empty board's entry is all zero, which is also what a fresh slot holds.

@@ -195,10 +195,18 @@ impl Worker<'_> {
             }
         }
 
-        let static_eval = if in_check {
+        // The TT keeps the raw evaluation; the correction is applied fresh each time.
+        let raw_eval = if in_check {
             -INFINITY
         } else {
             hit.map_or_else(|| evaluate_cached(b, &mut self.s.pawns), |h| h.eval)
+        };
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            self.s
+                .heuristics
+                .corrected_eval(b.side_to_move(), b.pawn_key(), raw_eval)
         };
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
@@ -464,11 +472,23 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
+        // Learn how far off the static evaluation was, from quiet results whose bound says on
+        // which side of it the truth lies.
+        if !in_check
+            && !best_move.is_noisy()
+            && best.abs() < MATE_BOUND
+            && (bound != Bound::Lower || best > static_eval)
+            && (bound != Bound::Upper || best < static_eval)
+        {
+            self.s
+                .heuristics
+                .update_correction(side, b.pawn_key(), best - raw_eval, depth);
+        }
         self.s.tt.store(
             b.hash(),
             best_move,
             Score(best),
-            static_eval,
+            raw_eval,
             depth,
             bound,
             ply,

@@ -18,7 +18,17 @@ pub struct Heuristics {
     /// Continuation history: how well a quiet move (piece, to) did after an earlier move
     /// (piece, to), one and two plies back sharing the table.
     pub continuation: Box<[[i32; PIECE_TO]]>,
+    /// Correction history: by side to move and pawn structure, the running average of how far
+    /// searches found the static evaluation off, in 1/`CORRECTION_GRAIN` centipawns.
+    pub correction: Box<[[i32; CORRECTION_SIZE]; 2]>,
 }
+
+/// Entries per side in the correction table (indexed by the top bits of the pawn key).
+pub const CORRECTION_SIZE: usize = 1 << 14;
+/// Fixed-point scale of correction entries.
+const CORRECTION_GRAIN: i32 = 256;
+/// The largest correction, in centipawns.
+const CORRECTION_MAX: i32 = 64;
 
 /// Number of (piece, to-square) pairs, the index space of continuation history.
 pub const PIECE_TO: usize = 12 * 64;
@@ -39,6 +49,7 @@ impl Default for Heuristics {
             counter: Box::new([[Move::NULL; 64]; 12]),
             // Built on the heap: 2.3 MB would overflow a thread's stack.
             continuation: vec![[0; PIECE_TO]; PIECE_TO].into_boxed_slice(),
+            correction: Box::new([[0; CORRECTION_SIZE]; 2]),
         }
     }
 }
@@ -86,6 +97,27 @@ impl Heuristics {
             let h = &mut self.continuation[c][pt];
             *h += b - *h * b.abs() / HISTORY_MAX;
         }
+    }
+
+    fn correction_slot(side: Color, pawn_key: u64) -> (usize, usize) {
+        (side.index(), (pawn_key >> 50) as usize)
+    }
+
+    /// The static evaluation `raw` corrected by what searches of positions with the same pawns
+    /// found.
+    pub fn corrected_eval(&self, side: Color, pawn_key: u64, raw: i32) -> i32 {
+        let (s, i) = Self::correction_slot(side, pawn_key);
+        raw + self.correction[s][i] / CORRECTION_GRAIN
+    }
+
+    /// Moves the correction for this pawn structure toward `diff` (search result minus raw
+    /// static evaluation), the more the deeper the search.
+    pub fn update_correction(&mut self, side: Color, pawn_key: u64, diff: i32, depth: i32) {
+        let (s, i) = Self::correction_slot(side, pawn_key);
+        let weight = (depth + 1).clamp(1, 16);
+        let target = diff.clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_GRAIN;
+        let e = &mut self.correction[s][i];
+        *e = (*e * (256 - weight) + target * weight) / 256;
     }
 
     /// Records a killer at `ply`.
@@ -320,5 +352,27 @@ mod tests {
             h.update_quiet(Color::White, nf3, pt, [Some(after_e5), None], -400);
         }
         assert!(h.quiet_score(Color::White, nf3, pt, [Some(after_e5), None]) < 0);
+    }
+
+    #[test]
+    fn correction_learns_the_eval_error_of_one_pawn_structure() {
+        let mut h = Heuristics::default();
+        let a = Board::startpos();
+        let b = Board::from_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+            .unwrap();
+        assert_eq!(h.corrected_eval(Color::White, a.pawn_key(), 10), 10);
+        for _ in 0..200 {
+            h.update_correction(Color::White, a.pawn_key(), 40, 10);
+        }
+        // Converges on the observed error, for this side and these pawns only.
+        let c = h.corrected_eval(Color::White, a.pawn_key(), 10);
+        assert!((45..=50).contains(&c), "{c}");
+        assert_eq!(h.corrected_eval(Color::Black, a.pawn_key(), 10), 10);
+        assert_eq!(h.corrected_eval(Color::White, b.pawn_key(), 10), 10);
+        // A wild search result moves it by no more than the bound.
+        for _ in 0..200 {
+            h.update_correction(Color::White, a.pawn_key(), -5000, 10);
+        }
+        assert!(h.corrected_eval(Color::White, a.pawn_key(), 0) >= -CORRECTION_MAX);
     }
 }

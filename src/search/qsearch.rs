@@ -36,10 +36,16 @@ impl Worker<'_> {
             }
         }
 
+        let mut raw_eval = 0;
         let stand_pat = if in_check {
             -INFINITY
         } else {
-            let stand = hit.map_or_else(|| evaluate_cached(b, &mut self.s.pawns), |h| h.eval);
+            let raw = hit.map_or_else(|| evaluate_cached(b, &mut self.s.pawns), |h| h.eval);
+            raw_eval = raw;
+            let stand = self
+                .s
+                .heuristics
+                .corrected_eval(b.side_to_move(), b.pawn_key(), raw);
             if stand >= beta {
                 return stand;
             }
@@ -90,7 +96,7 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
-        let eval = if in_check { 0 } else { stand_pat };
+        let eval = if in_check { 0 } else { raw_eval };
         self.s
             .tt
             .store(b.hash(), best_move, Score(best), eval, 0, bound, ply);
