@@ -5,7 +5,8 @@
 //! counting sink only adds population counts, which is what makes bulk-counted perft fast.
 
 use super::attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
+    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks,
+    rook_attacks,
 };
 use super::bitboard::Bitboard;
 use super::board::{Board, CastlingRights};
@@ -441,14 +442,15 @@ impl Board {
         {
             return Some(false);
         }
+        // Only a pawn makes a double push.
+        if flag == MoveFlag::DoublePush && kind != PieceKind::Pawn {
+            return Some(false);
+        }
         let reaches = match kind {
-            PieceKind::Knight => flag != MoveFlag::DoublePush && knight_attacks(from).has(to),
-            PieceKind::Bishop => flag != MoveFlag::DoublePush && bishop_attacks(from, occ).has(to),
-            PieceKind::Rook => flag != MoveFlag::DoublePush && rook_attacks(from, occ).has(to),
-            PieceKind::Queen => {
-                flag != MoveFlag::DoublePush
-                    && (bishop_attacks(from, occ) | rook_attacks(from, occ)).has(to)
-            }
+            PieceKind::Knight => knight_attacks(from).has(to),
+            PieceKind::Bishop => bishop_attacks(from, occ).has(to),
+            PieceKind::Rook => rook_attacks(from, occ).has(to),
+            PieceKind::Queen => queen_attacks(from, occ).has(to),
             _ => {
                 let up: i8 = if us == Color::White { 8 } else { -8 };
                 let rel = |sq: Square| sq.relative(us).rank();

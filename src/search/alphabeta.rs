@@ -196,17 +196,16 @@ impl Worker<'_> {
         }
 
         // The TT keeps the raw evaluation; the correction is applied fresh each time.
-        let raw_eval = if in_check {
-            -INFINITY
+        let pawn_key = b.pawn_key();
+        let (raw_eval, static_eval) = if in_check {
+            (-INFINITY, -INFINITY)
         } else {
-            hit.map_or_else(|| evaluate_cached(b, &mut self.s.pawns), |h| h.eval)
-        };
-        let static_eval = if in_check {
-            -INFINITY
-        } else {
-            self.s
+            let raw = hit.map_or_else(|| evaluate_cached(b, &mut self.s.pawns), |h| h.eval);
+            let corrected = self
+                .s
                 .heuristics
-                .corrected_eval(b.side_to_move(), b.pawn_key(), raw_eval)
+                .corrected_eval(b.side_to_move(), pawn_key, raw);
+            (raw, corrected)
         };
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
@@ -482,7 +481,7 @@ impl Worker<'_> {
         {
             self.s
                 .heuristics
-                .update_correction(side, b.pawn_key(), best - raw_eval, depth);
+                .update_correction(side, pawn_key, best - raw_eval, depth);
         }
         self.s.tt.store(
             b.hash(),
@@ -629,11 +628,7 @@ pub(super) fn run(
                     let bound = (score >= beta).then_some(Bound::Lower);
                     let r = Report::Iteration(info(&w, depth, 1, score, bound, pv.clone()));
                     (w.report)(&r);
-                    result.best = pv.first().copied();
-                    result.ponder = pv.get(1).copied();
-                    result.score = Score(score);
-                    result.depth = depth as u32;
-                    result.pv = pv;
+                    adopt(&mut result, score, depth, pv);
                 }
                 break 'deepening;
             }
@@ -674,11 +669,7 @@ pub(super) fn run(
                     stability_factor = stability_factor.max(1.4);
                 }
                 last_best = best;
-                result.best = Some(best);
-                result.ponder = pv.get(1).copied();
-                result.score = Score(score);
-                result.depth = depth as u32;
-                result.pv = pv;
+                adopt(&mut result, score, depth, pv);
             }
         }
         if w.stopped {
@@ -723,6 +714,15 @@ pub(super) fn run(
     }
     result.nodes = w.nodes;
     result
+}
+
+/// Makes a searched line (non-empty) the result: its first move is played, its second pondered.
+fn adopt(result: &mut SearchResult, score: i32, depth: i32, pv: Vec<Move>) {
+    result.best = pv.first().copied();
+    result.ponder = pv.get(1).copied();
+    result.score = Score(score);
+    result.depth = depth as u32;
+    result.pv = pv;
 }
 
 fn info(

@@ -36,12 +36,11 @@ impl Worker<'_> {
             }
         }
 
-        let mut raw_eval = 0;
-        let stand_pat = if in_check {
-            -INFINITY
+        // The TT keeps the raw evaluation (0 in check, where there is none).
+        let (raw_eval, stand_pat) = if in_check {
+            (0, -INFINITY)
         } else {
             let raw = hit.map_or_else(|| evaluate_cached(b, &mut self.s.pawns), |h| h.eval);
-            raw_eval = raw;
             let stand = self
                 .s
                 .heuristics
@@ -50,7 +49,7 @@ impl Worker<'_> {
                 return stand;
             }
             alpha = alpha.max(stand);
-            stand
+            (raw, stand)
         };
         if self.pickers[ply].init_quiescence(b, in_check) == 0 && in_check {
             return -MATE + ply as i32;
@@ -96,10 +95,9 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
-        let eval = if in_check { 0 } else { raw_eval };
         self.s
             .tt
-            .store(b.hash(), best_move, Score(best), eval, 0, bound, ply);
+            .store(b.hash(), best_move, Score(best), raw_eval, 0, bound, ply);
         best
     }
 }
