@@ -90,11 +90,90 @@ enum Command {
         #[arg(long, default_value_t = 16)]
         hash: usize,
     },
+    /// Generate training data by self-play (appends whole games; resumes where a run stopped).
+    Datagen {
+        /// The output file: binary game records, or the text form if it ends in `.txt`.
+        #[arg(long, required_unless_present = "stats")]
+        out: Option<String>,
+        /// Worker threads.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
+        /// Nodes searched per move.
+        #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+        nodes: u64,
+        /// Stop after this many new positions.
+        #[arg(long, conflicts_with = "games")]
+        positions: Option<u64>,
+        /// Stop after this many new games.
+        #[arg(long)]
+        games: Option<u64>,
+        /// Seed: game i of a run is determined by the seed and i.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Random legal plies before the game (default 8, or 0 with --openings).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(0..=40))]
+        random_plies: Option<u32>,
+        /// EPD/FEN file of start positions to draw openings from.
+        #[arg(long)]
+        openings: Option<String>,
+        /// Transposition table per thread, MiB.
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=4096))]
+        hash: u64,
+        /// Print counts, the result mix and a score histogram of a data file instead.
+        #[arg(long, conflicts_with_all = ["convert"])]
+        stats: Option<String>,
+        /// Convert a data file (binary or text) to the text form in --out.
+        #[arg(long)]
+        convert: Option<String>,
+        /// Skip malformed lines or a torn record instead of failing.
+        #[arg(long)]
+        skip_bad: bool,
+    },
 }
 
 fn fail(msg: &str) -> ExitCode {
     eprintln!("error: {msg}");
     ExitCode::from(2)
+}
+
+/// Reads start positions, one FEN or EPD record a line (blank lines and `#` comments skipped).
+fn read_openings(path: &str) -> Result<Vec<Board>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut boards = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let epd = fianchetto::chess::parse_epd(line)
+            .map_err(|e| format!("{path}: line {}: {e}", i + 1))?;
+        boards.push(epd.board);
+    }
+    if boards.is_empty() {
+        return Err(format!("{path}: no positions"));
+    }
+    Ok(boards)
+}
+
+/// Writes every position of a data file in the text form; returns the count.
+fn convert_to_text(input: &str, output: &str, skip_bad: bool) -> Result<u64, String> {
+    use std::io::Write;
+    let file = std::fs::File::create(output).map_err(|e| format!("{output}: {e}"))?;
+    let mut w = std::io::BufWriter::new(file);
+    let mut err = None;
+    let counts = tools::data::read_samples(input, skip_bad, &mut |s| {
+        if err.is_none() {
+            if let Err(e) = writeln!(w, "{}", s.to_text()) {
+                err = Some(e);
+            }
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    if let Some(e) = err {
+        return Err(format!("{output}: {e}"));
+    }
+    w.flush().map_err(|e| format!("{output}: {e}"))?;
+    Ok(counts.positions)
 }
 
 fn main() -> ExitCode {
@@ -185,6 +264,68 @@ fn main() -> ExitCode {
                 Err(e) => return fail(&format!("cannot read {file}: {e}")),
             };
             match tools::epd::run(&text, limit, hash.clamp(1, 65536), &mut |l| println!("{l}")) {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(e) => fail(&e),
+            }
+        }
+        Some(Command::Datagen {
+            out,
+            threads,
+            nodes,
+            positions,
+            games,
+            seed,
+            random_plies,
+            openings,
+            hash,
+            stats,
+            convert,
+            skip_bad,
+        }) => {
+            use tools::data;
+            if let Some(path) = stats {
+                return match data::stats(&path, skip_bad) {
+                    Ok(s) => {
+                        print!("{s}");
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => fail(&e.to_string()),
+                };
+            }
+            // clap requires --out unless --stats is given.
+            let Some(out) = out else {
+                return fail("--out is required");
+            };
+            if let Some(input) = convert {
+                return match convert_to_text(&input, &out, skip_bad) {
+                    Ok(n) => {
+                        println!("{n} positions written to {out}");
+                        ExitCode::SUCCESS
+                    }
+                    Err(e) => fail(&e),
+                };
+            }
+            let openings = match openings.as_deref().map(read_openings).transpose() {
+                Ok(o) => o.unwrap_or_default(),
+                Err(e) => return fail(&e),
+            };
+            let args = tools::datagen::DatagenArgs {
+                out,
+                threads: threads as usize,
+                nodes,
+                positions,
+                games,
+                seed,
+                random_plies: random_plies.unwrap_or(if openings.is_empty() { 8 } else { 0 }),
+                openings,
+                hash_mib: hash as usize,
+                progress: true,
+            };
+            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let flag = stop.clone();
+            let _ =
+                ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
+            match tools::datagen::run(&args, stop, &mut |l| println!("{l}")) {
                 Ok(_) => ExitCode::SUCCESS,
                 Err(e) => fail(&e),
             }

@@ -1,0 +1,447 @@
+//! `datagen`: self-play games for training the evaluation, written a whole game at a time.
+//!
+//! Game `i` of a run with seed `s` is fully determined by `(s, i)`: its opening comes from a
+//! random generator seeded with both, and every search starts from a cleared searcher with a
+//! fixed node limit. Games are written in index order, and a run on a file that already holds
+//! `k` games starts at game `k`, so an interrupted run resumed with the same flags produces the
+//! same file as one that was never interrupted.
+
+use super::data::{decode_games, is_text, GameRecord, Sample, WhiteResult};
+use crate::chess::{Board, Color, Game, Outcome};
+use crate::search::score::MATE;
+use crate::search::{Limits, Searcher};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::Instant;
+
+/// What a datagen run does.
+#[derive(Clone, Debug)]
+pub struct DatagenArgs {
+    /// The file games are appended to (`.txt`: the text form, else binary).
+    pub out: String,
+    /// Worker threads, each with its own searcher.
+    pub threads: usize,
+    /// Node limit per move.
+    pub nodes: u64,
+    /// Stop after this many new positions (kept ones).
+    pub positions: Option<u64>,
+    /// Stop after this many new games.
+    pub games: Option<u64>,
+    /// The run's seed.
+    pub seed: u64,
+    /// Random legal plies played before the game proper (default 8 without a book, 0 with one).
+    pub random_plies: u32,
+    /// Start positions to draw openings from (empty: the standard start position).
+    pub openings: Vec<Board>,
+    /// Transposition table per thread, MiB.
+    pub hash_mib: usize,
+    /// Print a progress line to standard error.
+    pub progress: bool,
+}
+
+/// The adjudication and opening rules (from the issue and `../shared/data/tuning/README.md`).
+pub mod rules {
+    /// An opening whose first search scores beyond this is unbalanced and dropped.
+    pub const OPENING_MAX_SCORE: i32 = 400;
+    /// A win is adjudicated once |score| stays at least this high...
+    pub const WIN_SCORE: i32 = 2000;
+    /// ...for this many plies in a row.
+    pub const WIN_PLIES: u32 = 4;
+    /// A draw is adjudicated once |score| stays at most this...
+    pub const DRAW_SCORE: i32 = 10;
+    /// ...for this many plies in a row...
+    pub const DRAW_PLIES: u32 = 12;
+    /// ...after this ply of the game.
+    pub const DRAW_FROM_PLY: u32 = 80;
+    /// A game this long is scored a draw.
+    pub const MAX_PLIES: u32 = 400;
+}
+
+/// A small, fast, seedable generator (SplitMix64): openings need reproducibility, not security.
+#[derive(Clone, Debug)]
+pub struct SplitMix(u64);
+
+impl SplitMix {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> SplitMix {
+        SplitMix(seed)
+    }
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// A number in `0..n` (`n` > 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        debug_assert!(n > 0);
+        ((self.next_u64() as u128 * n as u128) >> 64) as u64
+    }
+}
+
+fn game_ply(b: &Board) -> u32 {
+    2 * (b.fullmove_number() as u32).saturating_sub(1) + (b.side_to_move() == Color::Black) as u32
+}
+
+/// What became of one game.
+#[derive(Debug)]
+pub enum Played {
+    /// The game, finished.
+    Game(GameRecord),
+    /// No balanced opening in 1000 tries (deterministic for the index).
+    NoOpening,
+    /// Stopped before the end: nothing after it may be written, or the order would change.
+    Interrupted,
+}
+
+/// Plays game number `index` of the run.
+pub fn play_game(
+    searcher: &mut Searcher,
+    args: &DatagenArgs,
+    index: u64,
+    stop: &AtomicBool,
+) -> Played {
+    let mut rng = SplitMix::new(args.seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
+    let limits = Limits {
+        nodes: Some(args.nodes.max(1)),
+        multipv: 1,
+        ..Limits::default()
+    };
+    'opening: for _attempt in 0..1000 {
+        if stop.load(Ordering::Relaxed) {
+            return Played::Interrupted;
+        }
+        let mut board = if args.openings.is_empty() {
+            Board::startpos()
+        } else {
+            args.openings[rng.below(args.openings.len() as u64) as usize]
+        };
+        for _ in 0..args.random_plies {
+            let moves = board.legal_moves();
+            if moves.is_empty() {
+                continue 'opening;
+            }
+            board.play(moves.as_slice()[rng.below(moves.len() as u64) as usize]);
+        }
+        let mut game = Game::new(board);
+        if game.outcome().is_some() {
+            continue;
+        }
+        searcher.clear();
+        let mut plies = Vec::new();
+        let (mut wins, mut losses, mut draws) = (0u32, 0u32, 0u32);
+        let result = loop {
+            if stop.load(Ordering::Relaxed) {
+                return Played::Interrupted;
+            }
+            if let Some(outcome) = game.outcome() {
+                break match outcome {
+                    Outcome::Checkmate {
+                        winner: Color::White,
+                    } => WhiteResult::Win,
+                    Outcome::Checkmate {
+                        winner: Color::Black,
+                    } => WhiteResult::Loss,
+                    _ => WhiteResult::Draw,
+                };
+            }
+            let b = *game.board();
+            if game_ply(&b) >= rules::MAX_PLIES {
+                break WhiteResult::Draw;
+            }
+            let r = searcher.search(&game, &limits, &mut |_| {});
+            // The position has a legal move (no outcome above), so the search returns one
+            // unless it was stopped.
+            let Some(best) = r.best else {
+                return Played::Interrupted;
+            };
+            let stm_score = r.score.0.clamp(-MATE, MATE);
+            let white = if b.side_to_move() == Color::White {
+                stm_score
+            } else {
+                -stm_score
+            };
+            if plies.is_empty() && white.abs() > rules::OPENING_MAX_SCORE {
+                continue 'opening;
+            }
+            // |MATE| = 32000 fits in an i16.
+            plies.push((best, white as i16));
+            if white >= rules::WIN_SCORE {
+                wins += 1;
+                losses = 0;
+            } else if white <= -rules::WIN_SCORE {
+                losses += 1;
+                wins = 0;
+            } else {
+                wins = 0;
+                losses = 0;
+            }
+            if game_ply(&b) >= rules::DRAW_FROM_PLY && white.abs() <= rules::DRAW_SCORE {
+                draws += 1;
+            } else {
+                draws = 0;
+            }
+            if game.push(best).is_err() {
+                // The search's move is legal in the position it searched.
+                debug_assert!(false, "search returned an illegal move");
+                return Played::Interrupted;
+            }
+            if wins >= rules::WIN_PLIES {
+                break WhiteResult::Win;
+            }
+            if losses >= rules::WIN_PLIES {
+                break WhiteResult::Loss;
+            }
+            if draws >= rules::DRAW_PLIES {
+                break WhiteResult::Draw;
+            }
+        };
+        return Played::Game(GameRecord {
+            start: board,
+            plies,
+            result,
+        });
+    }
+    Played::NoOpening
+}
+
+/// Counts the whole games already in `path`, cutting off a torn last record (a run killed while
+/// writing); returns the count.
+fn prepare_output(path: &str, out: &mut dyn FnMut(&str)) -> Result<u64, String> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(format!("{path}: {e}")),
+    };
+    if is_text(path) {
+        // The text form has no game boundaries: a resumed text run starts after the last game
+        // whose positions it finds, which it cannot know, so text output never resumes.
+        if !bytes.is_empty() {
+            return Err(format!(
+                "{path} already holds text data; text output does not resume (write binary and convert)"
+            ));
+        }
+        return Ok(0);
+    }
+    let (games, bad) = decode_games(&bytes, path, true).map_err(|e| e.to_string())?;
+    if bad > 0 {
+        let mut good = Vec::new();
+        for g in &games {
+            g.encode(&mut good);
+        }
+        out(&format!(
+            "{path}: dropping a torn record after {} games ({} bytes)",
+            games.len(),
+            bytes.len() - good.len()
+        ));
+        std::fs::write(path, &good).map_err(|e| format!("{path}: {e}"))?;
+    }
+    Ok(games.len() as u64)
+}
+
+/// What a run produced.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DatagenSummary {
+    /// Games written by this run.
+    pub games: u64,
+    /// Positions (as the trainer filters them) in those games.
+    pub positions: u64,
+    /// Games in the file before this run.
+    pub resumed_from: u64,
+}
+
+/// Runs datagen until the target is reached or `stop` is set; lines go to `out`.
+pub fn run(
+    args: &DatagenArgs,
+    stop: Arc<AtomicBool>,
+    out: &mut dyn FnMut(&str),
+) -> Result<DatagenSummary, String> {
+    let first = prepare_output(&args.out, out)?;
+    if first > 0 {
+        out(&format!(
+            "{}: {first} games already there; continuing from game {first}",
+            args.out
+        ));
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.out)
+        .map_err(|e| format!("{}: {e}", args.out))?;
+    let text = is_text(&args.out);
+    let next = Arc::new(AtomicU64::new(first));
+    let last = args.games.map(|g| first.saturating_add(g));
+    let (tx, rx) = mpsc::channel::<(u64, Played)>();
+    let threads = args.threads.clamp(1, 256);
+    let mut handles = Vec::new();
+    for _ in 0..threads {
+        let (tx, next, stop, args) = (tx.clone(), next.clone(), stop.clone(), args.clone());
+        handles.push(std::thread::spawn(move || {
+            let mut searcher = Searcher::new(args.hash_mib.clamp(1, 4096));
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if stop.load(Ordering::Relaxed) || last.is_some_and(|l| i >= l) {
+                    break;
+                }
+                let g = play_game(&mut searcher, &args, i, &stop);
+                if tx.send((i, g)).is_err() {
+                    break;
+                }
+            }
+        }));
+    }
+    drop(tx);
+
+    let start = Instant::now();
+    let mut summary = DatagenSummary {
+        resumed_from: first,
+        ..DatagenSummary::default()
+    };
+    let mut pending: BTreeMap<u64, Played> = BTreeMap::new();
+    let mut want = first;
+    let mut last_print = Instant::now();
+    let mut result = Ok(());
+    let mut writing = true;
+    for (i, g) in rx {
+        pending.insert(i, g);
+        while let Some(g) = pending.remove(&want).filter(|_| writing) {
+            want += 1;
+            let g = match g {
+                Played::Game(g) => g,
+                Played::NoOpening => continue,
+                Played::Interrupted => {
+                    writing = false;
+                    break;
+                }
+            };
+            let samples: Vec<Sample> = g.samples();
+            let mut bytes = Vec::new();
+            if text {
+                for s in &samples {
+                    bytes.extend_from_slice(s.to_text().as_bytes());
+                    bytes.push(b'\n');
+                }
+            } else {
+                g.encode(&mut bytes);
+            }
+            // One write a game, so that a kill loses at most the games in flight.
+            if let Err(e) = file.write_all(&bytes).and_then(|()| file.flush()) {
+                result = Err(format!("{}: {e}", args.out));
+                stop.store(true, Ordering::Relaxed);
+                writing = false;
+                break;
+            }
+            summary.games += 1;
+            summary.positions += samples.len() as u64;
+            if args.positions.is_some_and(|p| summary.positions >= p) {
+                stop.store(true, Ordering::Relaxed);
+                writing = false;
+            }
+        }
+        if args.progress && last_print.elapsed().as_secs_f64() >= 1.0 {
+            last_print = Instant::now();
+            eprint!("\r{}", progress_line(args, &summary, start));
+        }
+    }
+    for h in handles {
+        let _ = h.join();
+    }
+    if args.progress {
+        eprintln!("\r{}", progress_line(args, &summary, start));
+    }
+    result?;
+    let secs = start.elapsed().as_secs_f64().max(1e-9);
+    out(&format!(
+        "{} games, {} positions in {:.0} s: {:.0} positions/s ({:.0} per thread)",
+        summary.games,
+        summary.positions,
+        secs,
+        summary.positions as f64 / secs,
+        summary.positions as f64 / secs / threads as f64
+    ));
+    Ok(summary)
+}
+
+fn progress_line(args: &DatagenArgs, s: &DatagenSummary, start: Instant) -> String {
+    let secs = start.elapsed().as_secs_f64().max(1e-9);
+    let rate = s.positions as f64 / secs;
+    let eta = match (args.positions, args.games) {
+        (Some(p), _) if rate > 0.0 => Some(p.saturating_sub(s.positions) as f64 / rate),
+        (_, Some(g)) if s.games > 0 => {
+            Some(g.saturating_sub(s.games) as f64 * secs / s.games as f64)
+        }
+        _ => None,
+    };
+    let eta = eta.map_or("-".to_string(), |e| {
+        format!(
+            "{}:{:02}:{:02}",
+            e as u64 / 3600,
+            e as u64 / 60 % 60,
+            e as u64 % 60
+        )
+    });
+    format!(
+        "games {}  positions {}  {:.0} pos/s  ETA {eta}   ",
+        s.games, s.positions, rate
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(out: &str, seed: u64) -> DatagenArgs {
+        DatagenArgs {
+            out: out.to_string(),
+            threads: 2,
+            nodes: 300,
+            positions: None,
+            games: Some(3),
+            seed,
+            random_plies: 8,
+            openings: Vec::new(),
+            hash_mib: 1,
+            progress: false,
+        }
+    }
+
+    #[test]
+    fn runs_are_reproducible_and_resume() {
+        let dir = std::env::temp_dir().join(format!("fian-datagen-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let a = dir.join("a.fgd").to_string_lossy().to_string();
+        let b = dir.join("b.fgd").to_string_lossy().to_string();
+        let _ = std::fs::remove_file(&a);
+        let _ = std::fs::remove_file(&b);
+        let stop = || Arc::new(AtomicBool::new(false));
+        // One run of 4 games against 3 then 1 (resumed): the same bytes.
+        let mut four = args(&a, 7);
+        four.games = Some(4);
+        run(&four, stop(), &mut |_| {}).unwrap();
+        run(&args(&b, 7), stop(), &mut |_| {}).unwrap();
+        let mut one = args(&b, 7);
+        one.games = Some(1);
+        let s = run(&one, stop(), &mut |_| {}).unwrap();
+        assert_eq!(s.resumed_from, 3);
+        let (ba, bb) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
+        assert_eq!(ba, bb);
+        let (games, bad) = decode_games(&ba, &a, false).unwrap();
+        assert_eq!((games.len(), bad), (4, 0));
+        for g in &games {
+            // The opening rule: the first search was balanced.
+            assert!(g.plies[0].1.abs() <= rules::OPENING_MAX_SCORE as i16);
+            assert_eq!(game_ply(&g.start), 8);
+        }
+        // A torn tail is cut off and the run continues after the last whole game.
+        let torn = ba.len() - 5;
+        std::fs::write(&b, &ba[..torn]).unwrap();
+        let s = run(&one, stop(), &mut |_| {}).unwrap();
+        assert_eq!(s.resumed_from, 3);
+        assert_eq!(std::fs::read(&b).unwrap(), ba);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
