@@ -3,7 +3,7 @@
 //! `chess` knows the rules; `eval` scores positions; `search` chooses moves; `uci` and `tui`
 //! talk to programs and people.
 #![warn(missing_docs)]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 pub mod chess;
 pub mod eval;

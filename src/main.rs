@@ -67,11 +67,15 @@ enum Command {
         /// Search depth (default 11).
         depth: Option<u32>,
     },
-    /// Print the static evaluation of a position, term by term.
+    /// Print the static evaluation of a position: the network's, piece by piece, and the
+    /// hand-crafted one term by term.
     Eval {
         /// Position (default: the start position).
         #[arg(long)]
         fen: Option<String>,
+        /// A net file to use instead of the embedded one.
+        #[arg(long)]
+        net: Option<String>,
     },
     /// Run an EPD test suite with `bm`/`am` operations; ends with `solved N/M`.
     Epd {
@@ -89,6 +93,42 @@ enum Command {
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = 16)]
         hash: usize,
+    },
+    /// Train an NNUE net on data files (pure Rust, CPU); writes NET and NET.ckpt every epoch.
+    Train {
+        /// Data files: binary games from datagen, or `FEN | score | result` text (.txt, .txt.gz).
+        #[arg(long, required = true, num_args = 1..)]
+        data: Vec<String>,
+        /// The net file to write.
+        #[arg(long)]
+        out: String,
+        /// Hidden layer size.
+        #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=4096))]
+        hidden: u32,
+        /// Passes over the data.
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=10000))]
+        epochs: u32,
+        /// Positions per optimiser step.
+        #[arg(long, default_value_t = 16384, value_parser = clap::value_parser!(u32).range(1..=16_777_216))]
+        batch: u32,
+        /// Starting learning rate (cosine decay to 1 % of it).
+        #[arg(long, default_value_t = 0.001)]
+        lr: f32,
+        /// Weight of the game result in the target (0: score only, 1: result only).
+        #[arg(long, default_value_t = 0.5)]
+        wdl: f32,
+        /// Threads.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
+        /// Seed for initialisation, validation split and shuffling.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Continue from a checkpoint (NET.ckpt) with the same data and flags.
+        #[arg(long)]
+        resume: Option<String>,
+        /// Skip malformed data lines or records instead of failing.
+        #[arg(long)]
+        skip_bad: bool,
     },
     /// Generate training data by self-play (appends whole games; resumes where a run stopped).
     Datagen {
@@ -234,7 +274,14 @@ fn main() -> ExitCode {
             });
             ExitCode::SUCCESS
         }
-        Some(Command::Eval { fen }) => {
+        Some(Command::Eval { fen, net }) => {
+            let net = match net {
+                Some(path) => match fianchetto::eval::nnue::Network::load(&path) {
+                    Ok(n) => std::sync::Arc::new(n),
+                    Err(e) => return fail(&format!("{path}: {e}")),
+                },
+                None => fianchetto::eval::nnue::default_net(),
+            };
             let board = match fen {
                 Some(f) => match Board::from_fen(&f) {
                     Ok(b) => b,
@@ -242,7 +289,7 @@ fn main() -> ExitCode {
                 },
                 None => Board::startpos(),
             };
-            print!("{}", tools::eval::report(&board));
+            print!("{}", tools::eval::report(&board, Some(&net)));
             ExitCode::SUCCESS
         }
         Some(Command::Epd {
@@ -327,6 +374,56 @@ fn main() -> ExitCode {
                 ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
             match tools::datagen::run(&args, stop, &mut |l| println!("{l}")) {
                 Ok(_) => ExitCode::SUCCESS,
+                Err(e) => fail(&e),
+            }
+        }
+        Some(Command::Train {
+            data,
+            out,
+            hidden,
+            epochs,
+            batch,
+            lr,
+            wdl,
+            threads,
+            seed,
+            resume,
+            skip_bad,
+        }) => {
+            use tools::train;
+            if !(lr.is_finite() && lr > 0.0 && lr < 1.0) {
+                return fail(&format!("--lr {lr} is not in (0, 1)"));
+            }
+            let args = train::TrainArgs {
+                data,
+                out,
+                hidden: hidden as usize,
+                epochs: epochs as usize,
+                batch: batch as usize,
+                lr,
+                wdl,
+                threads: threads as usize,
+                seed,
+                resume,
+                skip_bad,
+                progress: true,
+                validation: 0.01,
+                stop_after: None,
+            };
+            let loaded = match train::load_data(&args.data, args.skip_bad, &mut |l| println!("{l}")) {
+                Ok(d) => d,
+                Err(e) => return fail(&e),
+            };
+            match train::train(&args, loaded, &mut |l| println!("{l}")) {
+                Ok(s) => {
+                    println!(
+                        "wrote {}: {:.0} positions/s ({:.0} per thread)",
+                        args.out,
+                        s.positions_per_s,
+                        s.positions_per_s / args.threads as f64
+                    );
+                    ExitCode::SUCCESS
+                }
                 Err(e) => fail(&e),
             }
         }

@@ -361,3 +361,43 @@ fn end_of_input_is_quit() {
     let out: Vec<String> = e.lines.try_iter().collect();
     assert_eq!(out.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
 }
+
+#[test]
+fn evalfile_and_use_nnue() {
+    let dir = std::env::temp_dir().join(format!("fian-uci-net-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("copy.fnn");
+    std::fs::copy("nets/default.fnn", &good).unwrap();
+    let bytes = std::fs::read(&good).unwrap();
+    let truncated = dir.join("truncated.fnn");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect("option name EvalFile type string", 10 * SEC);
+    e.expect("uciok", 10 * SEC);
+    e.send("position fen 4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+    e.send("eval");
+    let (nnue, _) = e.expect("NNUE evaluation:", 10 * SEC);
+    e.send(&format!("setoption name EvalFile value {}", good.display()));
+    e.expect(&format!("info string EvalFile {} loaded", good.display()), 10 * SEC);
+    e.send("setoption name EvalFile value /nonexistent/net.fnn");
+    let (err, _) = e.expect("info string EvalFile /nonexistent/net.fnn not loaded", 10 * SEC);
+    assert!(err.contains("previous net stays"), "{err}");
+    e.send(&format!("setoption name EvalFile value {}", truncated.display()));
+    let (err, _) = e.expect("info string EvalFile", 10 * SEC);
+    assert!(err.contains("not loaded") && err.contains("bytes"), "{err}");
+    // The net in use is still the good one: same evaluation as before.
+    e.send("eval");
+    let (again, _) = e.expect("NNUE evaluation:", 10 * SEC);
+    assert_eq!(again, nnue);
+    // Searching with and without the network both work and find a legal move.
+    e.send("go depth 6");
+    e.expect("bestmove", 30 * SEC);
+    e.send("setoption name Use NNUE value false");
+    e.send("go depth 6");
+    e.expect("bestmove", 30 * SEC);
+    e.send("setoption name Use NNUE value maybe");
+    e.expect("info string option Use NNUE needs true or false", 10 * SEC);
+    e.quit();
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -74,6 +74,10 @@ pub struct File(u8);
 impl File {
     /// File a.
     pub const A: File = File(0);
+    /// File d.
+    pub const D: File = File(3);
+    /// File f.
+    pub const F: File = File(5);
     /// File h.
     pub const H: File = File(7);
 

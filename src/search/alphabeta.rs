@@ -7,7 +7,6 @@ use super::time::TimeBudget;
 use super::tt::Bound;
 use super::{Limits, Report, SearchInfo, SearchResult, Searcher};
 use crate::chess::{insufficient_material, Board, Game, Move};
-use crate::eval::evaluate_cached;
 use std::time::{Duration, Instant};
 
 /// Late-move reduction table: ln(depth)·ln(moves)/2.2, a common shape.
@@ -115,6 +114,13 @@ impl Worker<'_> {
         [back(1), back(2)]
     }
 
+    /// The static evaluation of `b`, the node at `ply` (NNUE or hand-crafted, as configured).
+    #[inline]
+    pub(super) fn evaluate(&mut self, b: &Board, ply: usize) -> i32 {
+        let s = &mut *self.s;
+        s.eval.evaluate(b, ply, &mut s.pawns)
+    }
+
     fn update_pv(&mut self, ply: usize, m: Move) {
         self.pv[ply][ply] = m;
         let child_len = self.pv_len[ply + 1].max(ply + 1);
@@ -159,11 +165,7 @@ impl Worker<'_> {
                 return 0;
             }
             if ply >= MAX_PLY {
-                return if in_check {
-                    0
-                } else {
-                    evaluate_cached(b, &mut self.s.pawns)
-                };
+                return if in_check { 0 } else { self.evaluate(b, ply) };
             }
             // Mate-distance pruning: no score here can beat a shorter mate already found.
             alpha = alpha.max(-MATE + ply as i32);
@@ -200,7 +202,10 @@ impl Worker<'_> {
         let (raw_eval, static_eval) = if in_check {
             (-INFINITY, -INFINITY)
         } else {
-            let raw = hit.map_or_else(|| evaluate_cached(b, &mut self.s.pawns), |h| h.eval);
+            let raw = match hit {
+                Some(h) => h.eval,
+                None => self.evaluate(b, ply),
+            };
             let corrected = self
                 .s
                 .heuristics
@@ -224,6 +229,7 @@ impl Worker<'_> {
             {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 let nb = b.make_null_move();
+                self.s.eval.push_null(ply + 1);
                 self.path.push(b.hash());
                 self.prev[ply] = None;
                 let score = -self.negamax(
@@ -320,6 +326,7 @@ impl Worker<'_> {
             // A generated move always starts on one of the mover's pieces.
             let pt = b.piece_at(m.from()).map_or(0, |p| piece_to(p.index(), m));
             let nb = b.make_move(m);
+            self.s.eval.push(ply + 1, b, m);
             let gives_check = nb.in_check();
             // Prune hopeless moves at low depth, but never a check: sacrifices that check are
             // where tactics live.
@@ -504,6 +511,7 @@ pub(super) fn run(
     report: &mut dyn FnMut(&Report),
 ) -> SearchResult {
     let board = *game.board();
+    s.eval.reset(&board);
     let start = Instant::now();
     let mut root_moves: Vec<Move> = board.legal_moves().iter().copied().collect();
     if !limits.searchmoves.is_empty() {

@@ -136,6 +136,7 @@ pub struct Searcher {
     tt: tt::TransTable,
     heuristics: ordering::Heuristics,
     pawns: crate::eval::PawnCache,
+    eval: crate::eval::SearchEval,
     control: Arc<SearchControl>,
     /// Milliseconds kept in reserve per move for communication lag.
     pub move_overhead_ms: u64,
@@ -148,6 +149,7 @@ impl Searcher {
             tt: tt::TransTable::new(hash_mib),
             heuristics: ordering::Heuristics::default(),
             pawns: crate::eval::PawnCache::new(),
+            eval: crate::eval::SearchEval::network(crate::eval::nnue::default_net()),
             control: Arc::new(SearchControl::default()),
             move_overhead_ms: 10,
         }
@@ -176,6 +178,26 @@ impl Searcher {
                 ))
             }
         }
+    }
+
+    /// Chooses the evaluation: a network, or `None` for the hand-crafted one. The table is
+    /// cleared, since it keeps static evaluations.
+    pub fn set_net(&mut self, net: Option<Arc<crate::eval::nnue::Network>>) {
+        self.eval = match net {
+            Some(n) => crate::eval::SearchEval::network(n),
+            None => crate::eval::SearchEval::hand_crafted(),
+        };
+        self.tt.clear();
+    }
+
+    /// The network in use (`None`: the hand-crafted evaluation).
+    pub fn net(&self) -> Option<&Arc<crate::eval::nnue::Network>> {
+        self.eval.net()
+    }
+
+    /// The static evaluation of `board` as this searcher sees it (side to move's view).
+    pub fn static_eval(&self, board: &crate::chess::Board) -> i32 {
+        self.eval.evaluate_once(board)
     }
 
     /// Forgets everything learnt: transposition table and move-ordering history.

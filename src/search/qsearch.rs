@@ -7,7 +7,6 @@ use super::score::{Score, INFINITY, MATE};
 use super::see::{see_ge, SEE_VALUE};
 use super::tt::Bound;
 use crate::chess::{insufficient_material, Board, Move, PieceKind};
-use crate::eval::evaluate_cached;
 
 impl Worker<'_> {
     pub(super) fn qsearch(&mut self, b: &Board, mut alpha: i32, beta: i32, ply: usize) -> i32 {
@@ -19,11 +18,7 @@ impl Worker<'_> {
         self.seldepth = self.seldepth.max(ply);
         let in_check = b.in_check();
         if ply >= MAX_PLY {
-            return if in_check {
-                0
-            } else {
-                evaluate_cached(b, &mut self.s.pawns)
-            };
+            return if in_check { 0 } else { self.evaluate(b, ply) };
         }
         if insufficient_material(b) {
             return 0;
@@ -40,7 +35,10 @@ impl Worker<'_> {
         let (raw_eval, stand_pat) = if in_check {
             (0, -INFINITY)
         } else {
-            let raw = hit.map_or_else(|| evaluate_cached(b, &mut self.s.pawns), |h| h.eval);
+            let raw = match hit {
+                Some(h) => h.eval,
+                None => self.evaluate(b, ply),
+            };
             let stand = self
                 .s
                 .heuristics
@@ -75,6 +73,7 @@ impl Worker<'_> {
                 }
             }
             let nb = b.make_move(m);
+            self.s.eval.push(ply + 1, b, m);
             let score = -self.qsearch(&nb, -beta, -alpha, ply + 1);
             if self.stopped {
                 return 0;

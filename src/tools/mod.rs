@@ -7,3 +7,4 @@ pub mod datagen;
 pub mod epd;
 pub mod eval;
 pub mod perft;
+pub mod train;

@@ -60,6 +60,10 @@ struct Options {
     multipv: usize,
     ponder: bool,
     overhead_ms: u64,
+    /// The network loaded by `EvalFile` (the embedded one by default).
+    net: Arc<crate::eval::nnue::Network>,
+    /// Whether the search evaluates with `net` (else the hand-crafted evaluation).
+    use_nnue: bool,
 }
 
 /// The protocol state between commands.
@@ -108,6 +112,8 @@ impl Engine {
                 multipv: 1,
                 ponder: false,
                 overhead_ms: 10,
+                net: crate::eval::nnue::default_net(),
+                use_nnue: true,
             },
             search: None,
             done: Arc::new(std::sync::atomic::AtomicBool::new(true)),
@@ -154,6 +160,8 @@ impl Engine {
                 send("option name MultiPV type spin default 1 min 1 max 218");
                 send("option name Ponder type check default false");
                 send("option name Move Overhead type spin default 10 min 0 max 5000");
+                send("option name EvalFile type string default <embedded>");
+                send("option name Use NNUE type check default true");
                 send("uciok");
             }
             Command::IsReady => send("readyok"),
@@ -211,7 +219,8 @@ impl Engine {
                 send(&format!("Checkers: {}", checkers.join(" ")));
             }
             Command::Eval => {
-                for l in crate::tools::eval::report(self.game.board()).lines() {
+                let net = self.searcher.lock().ok().and_then(|s| s.net().cloned());
+                for l in crate::tools::eval::report(self.game.board(), net.as_deref()).lines() {
                     send(l);
                 }
             }
@@ -232,7 +241,7 @@ impl Engine {
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let key = name.to_ascii_lowercase();
         let busy = self.searching();
-        if busy && matches!(key.as_str(), "hash" | "clear hash") {
+        if busy && matches!(key.as_str(), "hash" | "clear hash" | "evalfile" | "use nnue") {
             send(&format!("info string cannot change {name} during a search"));
             return;
         }
@@ -251,6 +260,37 @@ impl Engine {
                 Ok(())
             }
             "threads" => clamp_option(name, value, 1, 1).map(|_| ()),
+            "evalfile" => {
+                let path = value.unwrap_or("").trim();
+                let loaded = if path.is_empty() || path == "<embedded>" {
+                    Ok(crate::eval::nnue::default_net())
+                } else {
+                    crate::eval::nnue::Network::load(path)
+                        .map(Arc::new)
+                        .map_err(|e| format!("EvalFile {path} not loaded: {e}; the previous net stays"))
+                };
+                loaded.map(|net| {
+                    let hidden = net.hidden();
+                    self.options.net = net;
+                    if self.options.use_nnue {
+                        if let Ok(mut s) = self.searcher.lock() {
+                            s.set_net(Some(self.options.net.clone()));
+                        }
+                    }
+                    let shown = if path.is_empty() { "<embedded>" } else { path };
+                    send(&format!("info string EvalFile {shown} loaded (768x{hidden}x2 network)"));
+                })
+            }
+            "use nnue" => match value.map(|v| v.trim().to_ascii_lowercase()) {
+                Some(v) if v == "true" || v == "false" => {
+                    self.options.use_nnue = v == "true";
+                    if let Ok(mut s) = self.searcher.lock() {
+                        s.set_net(self.options.use_nnue.then(|| self.options.net.clone()));
+                    }
+                    Ok(())
+                }
+                _ => Err("option Use NNUE needs true or false".to_string()),
+            },
             "multipv" => {
                 clamp_option(name, value, 1, 218).map(|v| self.options.multipv = v as usize)
             }

@@ -1,0 +1,366 @@
+//! The neural network evaluation (NNUE): (768 → H) × 2 → 1 with SCReLU.
+//!
+//! Inputs are the 768 (colour × kind × square) piece features seen from each side: from Black's
+//! side the board is flipped vertically and the colours swapped, so one set of weights serves
+//! both. The side to move's accumulator comes first in the output layer. Integer inference with
+//! the trainer's quantisation: first layer ×`QA`, output weights ×`QB`.
+//!
+//! # The net file
+//! Little-endian: magic `FIANNUE\0`, then u32 version (1), u32 architecture (1: this one),
+//! u32 hidden size H, u32 QA, u32 QB, u32 scale; then i16 feature weights (768 × H, one row of H
+//! per feature), i16 feature biases (H), i16 output weights (2H: side to move, then the other),
+//! i32 output bias; then a u64 FNV-1a checksum of every byte before it.
+
+pub mod accumulator;
+pub mod simd;
+
+pub use accumulator::{Accumulator, AccumulatorStack};
+
+use crate::chess::{Board, Color, Piece, Square};
+use std::sync::{Arc, OnceLock};
+use thiserror::Error;
+
+/// Number of input features: 2 colours × 6 kinds × 64 squares.
+pub const INPUTS: usize = 768;
+/// First-layer quantisation: activations are clipped to `[0, QA]`.
+pub const QA: i32 = 255;
+/// Output-layer quantisation.
+pub const QB: i32 = 64;
+/// Output scale: the net's raw output times this is centipawns (the trainer's sigmoid(x/400)).
+pub const SCALE: i32 = 400;
+/// The largest hidden layer a file may declare (the kernels' i32 sums are proved safe up to it).
+pub const MAX_HIDDEN: usize = 4096;
+
+const MAGIC: &[u8; 8] = b"FIANNUE\0";
+const VERSION: u32 = 1;
+const ARCH: u32 = 1;
+const HEADER: usize = 8 + 6 * 4;
+
+/// Why a net file was refused.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum NetError {
+    /// Not a Fianchetto net at all.
+    #[error("not a Fianchetto net (bad magic)")]
+    Magic,
+    /// A version this build cannot read.
+    #[error("net format version {0}, this build reads version {VERSION}")]
+    Version(u32),
+    /// A network shape this build does not evaluate.
+    #[error("net architecture {0}, this build evaluates architecture {ARCH}")]
+    Architecture(u32),
+    /// The header's numbers are out of range.
+    #[error("bad header: {0}")]
+    Header(String),
+    /// The file is shorter or longer than its header says.
+    #[error("net file is {got} bytes, its header says {want}")]
+    Size {
+        /// Bytes the header implies.
+        want: usize,
+        /// Bytes present.
+        got: usize,
+    },
+    /// The checksum does not match: a corrupt file.
+    #[error("checksum mismatch: the file is corrupt")]
+    Checksum,
+    /// The file could not be read.
+    #[error("{0}")]
+    Io(String),
+}
+
+/// A quantised network ready for inference.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    hidden: usize,
+    /// Feature weights, `INPUTS` rows of `hidden`.
+    ft_weights: Vec<i16>,
+    ft_bias: Vec<i16>,
+    /// Output weights: side to move's half, then the other side's.
+    out_weights: Vec<i16>,
+    out_bias: i32,
+}
+
+/// FNV-1a, 64-bit: enough to catch a corrupt or truncated download, not meant against malice.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+fn read_u32(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+}
+
+impl Network {
+    /// A network from its parts (the trainer's quantised output). Lengths must match `hidden`.
+    pub fn from_parts(
+        hidden: usize,
+        ft_weights: Vec<i16>,
+        ft_bias: Vec<i16>,
+        out_weights: Vec<i16>,
+        out_bias: i32,
+    ) -> Result<Network, NetError> {
+        if hidden == 0 || hidden > MAX_HIDDEN {
+            return Err(NetError::Header(format!(
+                "hidden size {hidden} (1..={MAX_HIDDEN})"
+            )));
+        }
+        if ft_weights.len() != INPUTS * hidden
+            || ft_bias.len() != hidden
+            || out_weights.len() != 2 * hidden
+        {
+            return Err(NetError::Header("layer sizes do not match".to_string()));
+        }
+        if out_weights.iter().any(|w| w.unsigned_abs() > 127) {
+            // The SCReLU kernel computes v·w in 16 bits: |w| ≤ 127 keeps 255·w in range.
+            return Err(NetError::Header("an output weight beyond ±127".to_string()));
+        }
+        Ok(Network {
+            hidden,
+            ft_weights,
+            ft_bias,
+            out_weights,
+            out_bias,
+        })
+    }
+
+    /// Parses a net file's bytes, refusing anything malformed.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+            return Err(NetError::Magic);
+        }
+        let version = read_u32(bytes, 8);
+        if version != VERSION {
+            return Err(NetError::Version(version));
+        }
+        let arch = read_u32(bytes, 12);
+        if arch != ARCH {
+            return Err(NetError::Architecture(arch));
+        }
+        let hidden = read_u32(bytes, 16) as usize;
+        let (qa, qb, scale) = (
+            read_u32(bytes, 20),
+            read_u32(bytes, 24),
+            read_u32(bytes, 28),
+        );
+        if (qa, qb, scale) != (QA as u32, QB as u32, SCALE as u32) {
+            return Err(NetError::Header(format!(
+                "quantisation {qa}/{qb}/{scale}, this build uses {QA}/{QB}/{SCALE}"
+            )));
+        }
+        if hidden == 0 || hidden > MAX_HIDDEN {
+            return Err(NetError::Header(format!(
+                "hidden size {hidden} (1..={MAX_HIDDEN})"
+            )));
+        }
+        let want = HEADER + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4 + 8;
+        if bytes.len() != want {
+            return Err(NetError::Size {
+                want,
+                got: bytes.len(),
+            });
+        }
+        let body = want - 8;
+        let sum = u64::from_le_bytes(bytes[body..].try_into().map_err(|_| NetError::Checksum)?);
+        if fnv1a(&bytes[..body]) != sum {
+            return Err(NetError::Checksum);
+        }
+        let mut at = HEADER;
+        let mut take = |n: usize| {
+            let v: Vec<i16> = bytes[at..at + 2 * n]
+                .chunks_exact(2)
+                .map(|c| i16::from_le_bytes([c[0], c[1]]))
+                .collect();
+            at += 2 * n;
+            v
+        };
+        let ft_weights = take(INPUTS * hidden);
+        let ft_bias = take(hidden);
+        let out_weights = take(2 * hidden);
+        let out_bias = read_u32(bytes, HEADER + 2 * (INPUTS * hidden + 3 * hidden)) as i32;
+        Network::from_parts(hidden, ft_weights, ft_bias, out_weights, out_bias)
+    }
+
+    /// The net file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(HEADER + 2 * self.ft_weights.len() + 64);
+        b.extend_from_slice(MAGIC);
+        for v in [
+            VERSION,
+            ARCH,
+            self.hidden as u32,
+            QA as u32,
+            QB as u32,
+            SCALE as u32,
+        ] {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        for w in self
+            .ft_weights
+            .iter()
+            .chain(&self.ft_bias)
+            .chain(&self.out_weights)
+        {
+            b.extend_from_slice(&w.to_le_bytes());
+        }
+        b.extend_from_slice(&self.out_bias.to_le_bytes());
+        let sum = fnv1a(&b);
+        b.extend_from_slice(&sum.to_le_bytes());
+        b
+    }
+
+    /// Reads a net file.
+    pub fn load(path: &str) -> Result<Network, NetError> {
+        let bytes = std::fs::read(path).map_err(|e| NetError::Io(format!("{path}: {e}")))?;
+        Network::from_bytes(&bytes)
+    }
+
+    /// The hidden layer's size.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The feature-weight row of feature `f`.
+    #[inline]
+    pub(crate) fn row(&self, f: usize) -> &[i16] {
+        &self.ft_weights[f * self.hidden..(f + 1) * self.hidden]
+    }
+
+    /// The feature biases.
+    pub(crate) fn bias(&self) -> &[i16] {
+        &self.ft_bias
+    }
+
+    /// The output from two accumulators, in centipawns from the side to move's view.
+    #[inline]
+    pub fn output(&self, stm: &[i16], other: &[i16]) -> i32 {
+        let h = self.hidden;
+        let qa = QA as i16;
+        let sum = simd::screlu_dot(stm, &self.out_weights[..h], qa)
+            + simd::screlu_dot(other, &self.out_weights[h..], qa);
+        let v = (sum / i64::from(QA) + i64::from(self.out_bias)) * i64::from(SCALE)
+            / i64::from(QA * QB);
+        // Bounded by the weights: far inside i32, and clamped below mate scores by the caller.
+        v.clamp(-20_000, 20_000) as i32
+    }
+
+    /// Evaluates `board` from scratch (no incremental state): centipawns, side to move's view.
+    pub fn evaluate(&self, board: &Board) -> i32 {
+        let acc = Accumulator::refresh(self, board);
+        let us = board.side_to_move();
+        self.output(acc.side(us), acc.side(!us))
+    }
+}
+
+/// The input feature of `piece` on `sq` seen from `view`'s side.
+#[inline]
+pub fn feature(view: Color, piece: Piece, sq: Square) -> usize {
+    let (rel, sq) = match view {
+        Color::White => (piece.color.index(), sq.index()),
+        Color::Black => (1 - piece.color.index(), sq.index() ^ 56),
+    };
+    rel * 384 + piece.kind.index() * 64 + sq
+}
+
+/// The net compiled into the binary (`nets/default.fnn`; `nets/README.md` says how it was made).
+static DEFAULT_NET_BYTES: &[u8] = include_bytes!("../../../nets/default.fnn");
+
+/// The embedded default network, parsed once.
+pub fn default_net() -> Arc<Network> {
+    static NET: OnceLock<Arc<Network>> = OnceLock::new();
+    NET.get_or_init(|| {
+        // The embedded file is written by `train` and checked by a test that parses it, so a
+        // bad one cannot pass CI.
+        Arc::new(Network::from_bytes(DEFAULT_NET_BYTES).expect("embedded net is valid"))
+    })
+    .clone()
+}
+
+/// Each piece's contribution to the evaluation (White's view, centipawns): the evaluation minus
+/// the evaluation without that piece, as Stockfish's `eval` shows it. Kings are not removable.
+pub fn piece_contributions(net: &Network, board: &Board) -> Vec<(Square, Piece, i32)> {
+    let white = |b: &Board| {
+        let e = net.evaluate(b);
+        if b.side_to_move() == Color::White {
+            e
+        } else {
+            -e
+        }
+    };
+    let base = white(board);
+    let mut out = Vec::new();
+    for sq in Square::all() {
+        let Some(p) = board.piece_at(sq) else {
+            continue;
+        };
+        if p.kind == crate::chess::PieceKind::King {
+            continue;
+        }
+        let acc = Accumulator::refresh_without(net, board, sq);
+        let us = board.side_to_move();
+        let e = net.output(acc.side(us), acc.side(!us));
+        let e = if us == Color::White { e } else { -e };
+        out.push((sq, p, base - e));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_net_parses_and_round_trips() {
+        let net = default_net();
+        let bytes = net.to_bytes();
+        assert_eq!(bytes, DEFAULT_NET_BYTES);
+        assert_eq!(Network::from_bytes(&bytes).unwrap(), *net);
+    }
+
+    #[test]
+    fn corrupt_or_mismatched_files_are_refused() {
+        let good = default_net().to_bytes();
+        assert_eq!(Network::from_bytes(b"hello"), Err(NetError::Magic));
+        let mut v = good.clone();
+        v[8] = 9;
+        assert_eq!(Network::from_bytes(&v), Err(NetError::Version(9)));
+        let mut a = good.clone();
+        a[12] = 7;
+        assert_eq!(Network::from_bytes(&a), Err(NetError::Architecture(7)));
+        assert!(matches!(
+            Network::from_bytes(&good[..good.len() - 1]),
+            Err(NetError::Size { .. })
+        ));
+        let mut h = good.clone();
+        h[16] = h[16].wrapping_add(16);
+        assert!(matches!(
+            Network::from_bytes(&h),
+            Err(NetError::Size { .. })
+        ));
+        let mut big = good.clone();
+        big[16..20].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(matches!(Network::from_bytes(&big), Err(NetError::Header(_))));
+        let mut c = good.clone();
+        let mid = c.len() / 2;
+        c[mid] ^= 1;
+        assert_eq!(Network::from_bytes(&c), Err(NetError::Checksum));
+        let mut q = good;
+        q[20] = 1;
+        assert!(matches!(Network::from_bytes(&q), Err(NetError::Header(_))));
+        assert!(matches!(
+            Network::load("/nonexistent/net.fnn"),
+            Err(NetError::Io(_))
+        ));
+    }
+
+    #[test]
+    fn features_mirror_between_views() {
+        let p = Piece::new(Color::White, crate::chess::PieceKind::Knight);
+        let q = Piece::new(Color::Black, crate::chess::PieceKind::Knight);
+        let sq = Square::new(6).unwrap();
+        assert_eq!(
+            feature(Color::White, p, sq),
+            feature(Color::Black, q, sq.flip())
+        );
+        assert!(feature(Color::Black, p, sq) >= 384);
+    }
+}
