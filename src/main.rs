@@ -129,6 +129,9 @@ enum Command {
         /// Skip malformed data lines or records instead of failing.
         #[arg(long)]
         skip_bad: bool,
+        /// Also train on every position mirrored left to right.
+        #[arg(long)]
+        mirror: bool,
     },
     /// Generate training data by self-play (appends whole games; resumes where a run stopped).
     Datagen {
@@ -389,6 +392,7 @@ fn main() -> ExitCode {
             seed,
             resume,
             skip_bad,
+            mirror,
         }) => {
             use tools::train;
             if !(lr.is_finite() && lr > 0.0 && lr < 1.0) {
@@ -409,8 +413,10 @@ fn main() -> ExitCode {
                 progress: true,
                 validation: 0.01,
                 stop_after: None,
+                mirror,
             };
-            let loaded = match train::load_data(&args.data, args.skip_bad, &mut |l| println!("{l}")) {
+            let loaded = match train::load_data(&args.data, args.skip_bad, &mut |l| println!("{l}"))
+            {
                 Ok(d) => d,
                 Err(e) => return fail(&e),
             };

@@ -379,11 +379,20 @@ fn evalfile_and_use_nnue() {
     e.send("eval");
     let (nnue, _) = e.expect("NNUE evaluation:", 10 * SEC);
     e.send(&format!("setoption name EvalFile value {}", good.display()));
-    e.expect(&format!("info string EvalFile {} loaded", good.display()), 10 * SEC);
+    e.expect(
+        &format!("info string EvalFile {} loaded", good.display()),
+        10 * SEC,
+    );
     e.send("setoption name EvalFile value /nonexistent/net.fnn");
-    let (err, _) = e.expect("info string EvalFile /nonexistent/net.fnn not loaded", 10 * SEC);
+    let (err, _) = e.expect(
+        "info string EvalFile /nonexistent/net.fnn not loaded",
+        10 * SEC,
+    );
     assert!(err.contains("previous net stays"), "{err}");
-    e.send(&format!("setoption name EvalFile value {}", truncated.display()));
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        truncated.display()
+    ));
     let (err, _) = e.expect("info string EvalFile", 10 * SEC);
     assert!(err.contains("not loaded") && err.contains("bytes"), "{err}");
     // The net in use is still the good one: same evaluation as before.

@@ -149,7 +149,7 @@ impl Searcher {
             tt: tt::TransTable::new(hash_mib),
             heuristics: ordering::Heuristics::default(),
             pawns: crate::eval::PawnCache::new(),
-            eval: crate::eval::SearchEval::network(crate::eval::nnue::default_net()),
+            eval: crate::eval::SearchEval::hand_crafted(),
             control: Arc::new(SearchControl::default()),
             move_overhead_ms: 10,
         }

@@ -40,10 +40,7 @@ fn network_report(board: &Board, net: &Network) -> String {
         for file in File::all() {
             let sq = Square::from_coords(file, rank);
             let p = board.piece_at(sq);
-            pieces.push_str(&format!(
-                "|    {}   ",
-                p.map_or(' ', |p| p.fen_char())
-            ));
+            pieces.push_str(&format!("|    {}   ", p.map_or(' ', |p| p.fen_char())));
             let v = contrib.iter().find(|(q, _, _)| *q == sq).map(|c| c.2);
             values.push_str(&match v {
                 Some(v) => format!("| {:+6.2} ", v as f64 / 100.0),

@@ -48,6 +48,8 @@ pub struct TrainArgs {
     pub validation: f64,
     /// End this call after this many epochs (as an interruption would); `None`: run them all.
     pub stop_after: Option<usize>,
+    /// Add every training position mirrored left to right.
+    pub mirror: bool,
 }
 
 /// A training position packed into 32 bytes: occupancy, one nibble a piece, side, score, result.
@@ -109,6 +111,31 @@ impl Packed {
             n += 1;
         }
         n
+    }
+
+    /// The same position mirrored left to right (a↔h). The network does not see castling
+    /// rights, so to it this is an equally valid sample: a free doubling of the data.
+    pub fn mirrored(&self) -> Packed {
+        let mut list = [(0u8, 0u8); 32];
+        let mut n = 0;
+        let mut occ = self.occ;
+        while occ != 0 && n < 32 {
+            let sq = occ.trailing_zeros() as u8;
+            occ &= occ - 1;
+            list[n] = (sq ^ 7, (self.pieces[n / 2] >> (4 * (n % 2))) & 15);
+            n += 1;
+        }
+        list[..n].sort_unstable();
+        let mut out = Packed {
+            occ: 0,
+            pieces: [0; 16],
+            ..*self
+        };
+        for (i, &(sq, p)) in list[..n].iter().enumerate() {
+            out.occ |= 1 << sq;
+            out.pieces[i / 2] |= p << (4 * (i % 2));
+        }
+        out
     }
 
     /// The training target for weight `wdl` on the result.
@@ -215,8 +242,7 @@ impl FloatNet {
         let out_w = self.out_w.iter().map(|&w| q(w, QB)).collect();
         let out_b = (self.out_b * (QA * QB) as f32).round() as i32;
         // Sizes follow `hidden` and clipping keeps |out_w·QB| ≤ 127, so this cannot fail.
-        Network::from_parts(self.hidden, ft_w, ft_b, out_w, out_b)
-            .expect("a trained net quantises")
+        Network::from_parts(self.hidden, ft_w, ft_b, out_w, out_b).expect("a trained net quantises")
     }
 
     fn params_mut(&mut self) -> [&mut [f32]; 3] {
@@ -498,7 +524,11 @@ fn load_checkpoint(path: &str) -> Result<(FloatNet, Adam, usize, u64), String> {
 }
 
 /// Reads and packs every position of the data files.
-pub fn load_data(files: &[String], skip_bad: bool, out: &mut dyn FnMut(&str)) -> Result<Vec<Packed>, String> {
+pub fn load_data(
+    files: &[String],
+    skip_bad: bool,
+    out: &mut dyn FnMut(&str),
+) -> Result<Vec<Packed>, String> {
     let mut all = Vec::new();
     for f in files {
         let before = all.len();
@@ -555,6 +585,11 @@ pub fn train(
         ));
     }
     let val = data.split_off(data.len() - n_val);
+    if args.mirror {
+        // After the split, so that no mirror image of a validation position is trained on.
+        let mirrored: Vec<Packed> = data.iter().map(Packed::mirrored).collect();
+        data.extend(mirrored);
+    }
     if data.len() < args.batch {
         return Err(format!(
             "{} training positions are fewer than one batch of {}",
@@ -572,12 +607,19 @@ pub fn train(
                 ));
             }
             if seed != args.seed {
-                return Err(format!("{path}: made with --seed {seed}, not {}", args.seed));
+                return Err(format!(
+                    "{path}: made with --seed {seed}, not {}",
+                    args.seed
+                ));
             }
             out(&format!("resuming from {path} after epoch {done}"));
             (net, adam, done)
         }
-        None => (FloatNet::new(args.hidden, args.seed), Adam::new(args.hidden), 0),
+        None => (
+            FloatNet::new(args.hidden, args.seed),
+            Adam::new(args.hidden),
+            0,
+        ),
     };
     let threads = args.threads.clamp(1, 256);
     let mut scratch: Vec<Scratch> = (0..threads).map(|_| Scratch::new(args.hidden)).collect();
@@ -679,7 +721,7 @@ fn shuffle<T>(v: &mut [T], rng: &mut SplitMix) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::{Piece, PieceKind};
+    use crate::chess::PieceKind;
     use crate::tools::data::WhiteResult;
 
     /// Random positions from random play, labelled by material alone (pawn 1, minor 3, rook 5,
@@ -746,6 +788,23 @@ mod tests {
             progress: false,
             validation: 0.05,
             stop_after: None,
+            mirror: false,
+        }
+    }
+
+    #[test]
+    fn mirroring_is_an_involution_that_mirrors_features() {
+        for p in material_set(200, 8) {
+            let m = p.mirrored();
+            assert_eq!(m.mirrored(), p);
+            let (mut a, mut b, mut c, mut d) = ([0u16; 32], [0u16; 32], [0u16; 32], [0u16; 32]);
+            let n = p.features(&mut a, &mut b);
+            assert_eq!(m.features(&mut c, &mut d), n);
+            let mut want: Vec<u16> = a[..n].iter().map(|f| f ^ 7).collect();
+            let mut got = c[..n].to_vec();
+            want.sort_unstable();
+            got.sort_unstable();
+            assert_eq!(got, want);
         }
     }
 

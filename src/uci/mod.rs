@@ -113,7 +113,7 @@ impl Engine {
                 ponder: false,
                 overhead_ms: 10,
                 net: crate::eval::nnue::default_net(),
-                use_nnue: true,
+                use_nnue: false,
             },
             search: None,
             done: Arc::new(std::sync::atomic::AtomicBool::new(true)),
@@ -161,7 +161,7 @@ impl Engine {
                 send("option name Ponder type check default false");
                 send("option name Move Overhead type spin default 10 min 0 max 5000");
                 send("option name EvalFile type string default <embedded>");
-                send("option name Use NNUE type check default true");
+                send("option name Use NNUE type check default false");
                 send("uciok");
             }
             Command::IsReady => send("readyok"),
@@ -219,8 +219,9 @@ impl Engine {
                 send(&format!("Checkers: {}", checkers.join(" ")));
             }
             Command::Eval => {
-                let net = self.searcher.lock().ok().and_then(|s| s.net().cloned());
-                for l in crate::tools::eval::report(self.game.board(), net.as_deref()).lines() {
+                // The loaded net is shown whether or not the search uses it.
+                let net = self.options.net.clone();
+                for l in crate::tools::eval::report(self.game.board(), Some(&net)).lines() {
                     send(l);
                 }
             }
@@ -241,7 +242,12 @@ impl Engine {
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         let key = name.to_ascii_lowercase();
         let busy = self.searching();
-        if busy && matches!(key.as_str(), "hash" | "clear hash" | "evalfile" | "use nnue") {
+        if busy
+            && matches!(
+                key.as_str(),
+                "hash" | "clear hash" | "evalfile" | "use nnue"
+            )
+        {
             send(&format!("info string cannot change {name} during a search"));
             return;
         }
@@ -267,7 +273,9 @@ impl Engine {
                 } else {
                     crate::eval::nnue::Network::load(path)
                         .map(Arc::new)
-                        .map_err(|e| format!("EvalFile {path} not loaded: {e}; the previous net stays"))
+                        .map_err(|e| {
+                            format!("EvalFile {path} not loaded: {e}; the previous net stays")
+                        })
                 };
                 loaded.map(|net| {
                     let hidden = net.hidden();
@@ -278,7 +286,9 @@ impl Engine {
                         }
                     }
                     let shown = if path.is_empty() { "<embedded>" } else { path };
-                    send(&format!("info string EvalFile {shown} loaded (768x{hidden}x2 network)"));
+                    send(&format!(
+                        "info string EvalFile {shown} loaded (768x{hidden}x2 network)"
+                    ));
                 })
             }
             "use nnue" => match value.map(|v| v.trim().to_ascii_lowercase()) {

@@ -306,10 +306,9 @@ mod tests {
     #[test]
     fn null_moves_keep_the_pieces_and_swap_the_view() {
         let net = super::super::default_net();
-        let board = Board::from_fen(
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        )
-        .unwrap();
+        let board =
+            Board::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+                .unwrap();
         let mut stack = AccumulatorStack::new(net.clone(), 8);
         stack.reset(&board);
         stack.push_null(1);

@@ -338,7 +338,10 @@ mod tests {
         ));
         let mut big = good.clone();
         big[16..20].copy_from_slice(&u32::MAX.to_le_bytes());
-        assert!(matches!(Network::from_bytes(&big), Err(NetError::Header(_))));
+        assert!(matches!(
+            Network::from_bytes(&big),
+            Err(NetError::Header(_))
+        ));
         let mut c = good.clone();
         let mid = c.len() / 2;
         c[mid] ^= 1;

@@ -154,7 +154,10 @@ mod tests {
         for n in [16, 48, 128, 1024, 1040] {
             let acc: Vec<i16> = (0..n).map(|_| next(400)).collect();
             let w: Vec<i16> = (0..n).map(|_| next(127)).collect();
-            assert_eq!(screlu_dot(&acc, &w, 255), portable::screlu_dot(&acc, &w, 255));
+            assert_eq!(
+                screlu_dot(&acc, &w, 255),
+                portable::screlu_dot(&acc, &w, 255)
+            );
             // The extreme case: every activation and weight at its bound.
             let full = vec![255i16; n];
             let wmax = vec![127i16; n];
