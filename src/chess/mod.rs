@@ -8,6 +8,7 @@ pub mod game;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
+pub mod pgn;
 pub mod piece;
 pub mod san;
 pub mod square;

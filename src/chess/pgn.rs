@@ -1,0 +1,771 @@
+//! Portable Game Notation: reading files of many games (tags, comments, NAGs, variations) and
+//! writing them back, wrapped at 80 columns.
+//!
+//! The reader is forgiving where people are sloppy (missing results, `1.e4` without a space,
+//! `0-0`, suffix annotations glued to moves, a BOM, CRLF) and strict where a mistake would change
+//! the game: an illegal or ambiguous move is an error that names the game, the line and column,
+//! the move number and the position. A bad game does not stop the games after it from being read.
+
+use super::board::Board;
+use super::fen::FenError;
+use super::game::Game;
+use super::moves::Move;
+use super::san::SanError;
+use super::square::Color;
+use thiserror::Error;
+
+/// A game as read from PGN: tags, start position, the main line with its annotations, result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PgnGame {
+    /// Tag pairs in the order they were read.
+    pub tags: Vec<(String, String)>,
+    /// The start position (from the `FEN` tag, else the standard one).
+    pub start: Board,
+    /// Comments before the first move.
+    pub comments: Vec<String>,
+    /// The main line.
+    pub moves: Vec<PgnMove>,
+    /// The termination marker: `1-0`, `0-1`, `1/2-1/2` or `*` (also when the file had none).
+    pub result: String,
+}
+
+/// One move of a line, with what was written after it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PgnMove {
+    /// The move.
+    pub mv: Move,
+    /// Numeric annotation glyphs (`$2`, or `?` read as 2).
+    pub nags: Vec<u8>,
+    /// Comments after the move, whitespace runs collapsed to one space.
+    pub comments: Vec<String>,
+    /// Alternatives to this move, each starting from the position before it.
+    pub variations: Vec<Variation>,
+}
+
+/// A recursive annotation variation: another line from the position before a move.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Variation {
+    /// Comments before the variation's first move.
+    pub comments: Vec<String>,
+    /// The variation's moves.
+    pub moves: Vec<PgnMove>,
+}
+
+impl PgnMove {
+    /// A move with no annotation.
+    pub fn new(mv: Move) -> PgnMove {
+        PgnMove {
+            mv,
+            nags: Vec::new(),
+            comments: Vec::new(),
+            variations: Vec::new(),
+        }
+    }
+}
+
+/// Where a PGN went wrong: which game (1-based), line and column (1-based), and what.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("game {game}, line {line}, column {column}: {kind}")]
+pub struct PgnError {
+    /// The game's number in the file, counting from 1.
+    pub game: usize,
+    /// The line of the offending token.
+    pub line: usize,
+    /// The column (in characters) of the offending token.
+    pub column: usize,
+    /// What is wrong.
+    pub kind: PgnErrorKind,
+}
+
+/// The kinds of PGN error.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PgnErrorKind {
+    /// A move that is not legal (or not a move) in its position.
+    #[error("move {number}{san}: {reason} (position {fen})")]
+    IllegalMove {
+        /// The move number as PGN writes it (`12.` or `12...`).
+        number: String,
+        /// The move as written.
+        san: String,
+        /// Why it was refused.
+        reason: SanError,
+        /// The position it was played in.
+        fen: String,
+    },
+    /// The `FEN` tag does not hold a valid position.
+    #[error("the FEN tag is not a valid position: {0}")]
+    BadFen(FenError),
+    /// A character or token that has no place where it stands.
+    #[error("unexpected {0}")]
+    Unexpected(String),
+    /// A comment, string or tag that the file ends inside.
+    #[error("the file ends inside {0}")]
+    Unterminated(&'static str),
+    /// A variation that opens before any move of its line.
+    #[error("a variation '(' must follow a move")]
+    VariationWithoutMove,
+    /// A NAG whose number is not 0–255.
+    #[error("{0} is not a NAG (they run from $0 to $255)")]
+    BadNag(String),
+    /// Null moves (`--`, `Z0`) are not supported.
+    #[error("null move {0} is not supported")]
+    NullMove(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Tok {
+    LBracket,
+    RBracket,
+    Str(String),
+    Comment(String),
+    LParen,
+    RParen,
+    Nag(u8),
+    MoveNumber,
+    Result(String),
+    Symbol(String),
+    /// Something the lexer could not make sense of: reported by the parser.
+    Bad(PgnErrorKind),
+}
+
+struct Token {
+    tok: Tok,
+    line: usize,
+    column: usize,
+}
+
+/// Splits the text into tokens with their positions. Never fails: bad input becomes `Tok::Bad`.
+fn lex(text: &str) -> Vec<Token> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let (mut i, mut line, mut col) = (0usize, 1usize, 1usize);
+    // Advances over one character, keeping line and column.
+    let step = |i: &mut usize, line: &mut usize, col: &mut usize| {
+        if chars[*i] == '\n' {
+            *line += 1;
+            *col = 1;
+        } else {
+            *col += 1;
+        }
+        *i += 1;
+    };
+    let mut at_line_start = true;
+    while i < chars.len() {
+        let c = chars[i];
+        let (tl, tc) = (line, col);
+        if c == '%' && at_line_start {
+            // An escape line: ignored up to its end.
+            while i < chars.len() && chars[i] != '\n' {
+                step(&mut i, &mut line, &mut col);
+            }
+            continue;
+        }
+        at_line_start = c == '\n';
+        if c.is_whitespace() || c == '\u{feff}' {
+            step(&mut i, &mut line, &mut col);
+            continue;
+        }
+        let push = |out: &mut Vec<Token>, tok: Tok| {
+            out.push(Token {
+                tok,
+                line: tl,
+                column: tc,
+            })
+        };
+        match c {
+            '[' | ']' | '(' | ')' | '*' => {
+                step(&mut i, &mut line, &mut col);
+                let tok = match c {
+                    '[' => Tok::LBracket,
+                    ']' => Tok::RBracket,
+                    '(' => Tok::LParen,
+                    ')' => Tok::RParen,
+                    _ => Tok::Result("*".to_string()),
+                };
+                push(&mut out, tok);
+            }
+            '{' => {
+                step(&mut i, &mut line, &mut col);
+                let mut s = String::new();
+                while i < chars.len() && chars[i] != '}' {
+                    s.push(chars[i]);
+                    step(&mut i, &mut line, &mut col);
+                }
+                if i == chars.len() {
+                    push(&mut out, Tok::Bad(PgnErrorKind::Unterminated("a comment")));
+                } else {
+                    step(&mut i, &mut line, &mut col);
+                    push(&mut out, Tok::Comment(collapse(&s)));
+                }
+            }
+            ';' => {
+                let mut s = String::new();
+                step(&mut i, &mut line, &mut col);
+                while i < chars.len() && chars[i] != '\n' {
+                    s.push(chars[i]);
+                    step(&mut i, &mut line, &mut col);
+                }
+                push(&mut out, Tok::Comment(collapse(&s)));
+            }
+            '"' => {
+                step(&mut i, &mut line, &mut col);
+                let mut s = String::new();
+                let mut closed = false;
+                while i < chars.len() {
+                    let d = chars[i];
+                    step(&mut i, &mut line, &mut col);
+                    match d {
+                        '"' => {
+                            closed = true;
+                            break;
+                        }
+                        '\\' if i < chars.len() && matches!(chars[i], '"' | '\\') => {
+                            s.push(chars[i]);
+                            step(&mut i, &mut line, &mut col);
+                        }
+                        '\n' => break,
+                        _ => s.push(d),
+                    }
+                }
+                push(
+                    &mut out,
+                    if closed {
+                        Tok::Str(s)
+                    } else {
+                        Tok::Bad(PgnErrorKind::Unterminated("a string"))
+                    },
+                );
+            }
+            '$' => {
+                step(&mut i, &mut line, &mut col);
+                let mut s = String::from("$");
+                while i < chars.len() && chars[i].is_ascii_digit() {
+                    s.push(chars[i]);
+                    step(&mut i, &mut line, &mut col);
+                }
+                let tok = match s[1..].parse::<u8>() {
+                    Ok(n) => Tok::Nag(n),
+                    Err(_) => Tok::Bad(PgnErrorKind::BadNag(s)),
+                };
+                push(&mut out, tok);
+            }
+            '!' | '?' => {
+                let mut s = String::new();
+                while i < chars.len() && matches!(chars[i], '!' | '?') {
+                    s.push(chars[i]);
+                    step(&mut i, &mut line, &mut col);
+                }
+                let tok = match suffix_nag(&s) {
+                    Some(n) => Tok::Nag(n),
+                    None => Tok::Bad(PgnErrorKind::Unexpected(format!("annotation {s:?}"))),
+                };
+                push(&mut out, tok);
+            }
+            c if c.is_ascii_alphanumeric() => {
+                let mut s = String::new();
+                while i < chars.len() && is_symbol_char(chars[i]) {
+                    s.push(chars[i]);
+                    step(&mut i, &mut line, &mut col);
+                    // `12.` or `12...`: a move number, even when a move follows without a space.
+                    if s.bytes().all(|b| b.is_ascii_digit()) && i < chars.len() && chars[i] == '.'
+                    {
+                        while i < chars.len() && chars[i] == '.' {
+                            step(&mut i, &mut line, &mut col);
+                        }
+                        s.clear();
+                        break;
+                    }
+                }
+                let tok = if s.is_empty() {
+                    Tok::MoveNumber
+                } else if matches!(s.as_str(), "1-0" | "0-1" | "1/2-1/2") {
+                    Tok::Result(s)
+                } else {
+                    Tok::Symbol(s)
+                };
+                push(&mut out, tok);
+            }
+            '-' if chars.get(i + 1) == Some(&'-') => {
+                step(&mut i, &mut line, &mut col);
+                step(&mut i, &mut line, &mut col);
+                push(&mut out, Tok::Bad(PgnErrorKind::NullMove("--".to_string())));
+            }
+            '.' => {
+                // Stray dots (`1. ... e5`): part of move numbering, nothing to read.
+                step(&mut i, &mut line, &mut col);
+            }
+            _ => {
+                step(&mut i, &mut line, &mut col);
+                push(
+                    &mut out,
+                    Tok::Bad(PgnErrorKind::Unexpected(format!("character {c:?}"))),
+                );
+            }
+        }
+    }
+    out
+}
+
+fn is_symbol_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '+' | '#' | '=' | ':' | '-' | '/' | '!' | '?')
+}
+
+fn collapse(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The NAG a suffix annotation stands for (PGN standard, section 8.2.4).
+fn suffix_nag(s: &str) -> Option<u8> {
+    Some(match s {
+        "!" => 1,
+        "?" => 2,
+        "!!" => 3,
+        "??" => 4,
+        "!?" => 5,
+        "?!" => 6,
+        _ => return None,
+    })
+}
+
+/// The suffix annotation that writes a NAG, for the six that have one.
+pub fn nag_suffix(nag: u8) -> Option<&'static str> {
+    Some(match nag {
+        1 => "!",
+        2 => "?",
+        3 => "!!",
+        4 => "??",
+        5 => "!?",
+        6 => "?!",
+        _ => return None,
+    })
+}
+
+/// A line being read: its boards (before each move, and after the last) and moves.
+struct Frame {
+    comments: Vec<String>,
+    moves: Vec<PgnMove>,
+    boards: Vec<Board>,
+}
+
+impl Frame {
+    fn new(start: Board) -> Frame {
+        Frame {
+            comments: Vec::new(),
+            moves: Vec::new(),
+            boards: vec![start],
+        }
+    }
+}
+
+/// Reads every game of a PGN text. Each game is read or reported on its own: an error in one
+/// leaves the rest readable. Text without any game gives an empty list.
+pub fn read_games(text: &str) -> Vec<Result<PgnGame, PgnError>> {
+    let toks = lex(text);
+    let mut games = Vec::new();
+    let mut i = 0;
+    while i < toks.len() {
+        let number = games.len() + 1;
+        let (result, next) = read_game(&toks, i, number);
+        games.push(result);
+        debug_assert!(next > i, "the reader must advance");
+        i = next.max(i + 1);
+    }
+    games
+}
+
+/// Reads PGN from bytes: a BOM is skipped and invalid UTF-8 is replaced, so that a stray
+/// Latin-1 name does not cost the game (a binary file then fails on its first token).
+pub fn read_games_bytes(bytes: &[u8]) -> Vec<Result<PgnGame, PgnError>> {
+    read_games(&String::from_utf8_lossy(bytes))
+}
+
+/// Where the game after a bad one starts: the next result token ends the bad game; the next
+/// tag section begins a new one.
+fn skip_game(toks: &[Token], mut i: usize) -> usize {
+    while i < toks.len() {
+        match toks[i].tok {
+            Tok::Result(_) => return i + 1,
+            Tok::LBracket if i > 0 && toks[i].line > toks[i - 1].line => return i,
+            _ => i += 1,
+        }
+    }
+    i
+}
+
+fn read_game(toks: &[Token], start: usize, game: usize) -> (Result<PgnGame, PgnError>, usize) {
+    let err = |t: &Token, kind: PgnErrorKind| PgnError {
+        game,
+        line: t.line,
+        column: t.column,
+        kind,
+    };
+    let fail = |i: usize, e: PgnError| (Err(e), skip_game(toks, i + 1));
+    let mut i = start;
+    let mut tags = Vec::new();
+    let mut fen_at = None;
+    // Tag section.
+    while i < toks.len() && toks[i].tok == Tok::LBracket {
+        let name = match toks.get(i + 1).map(|t| &t.tok) {
+            Some(Tok::Symbol(s)) => s.clone(),
+            _ => {
+                let t = toks.get(i + 1).unwrap_or(&toks[i]);
+                return fail(i, err(t, PgnErrorKind::Unexpected("tag without a name".into())));
+            }
+        };
+        let value = match toks.get(i + 2).map(|t| &t.tok) {
+            Some(Tok::Str(s)) => s.clone(),
+            Some(Tok::Bad(k)) => return fail(i, err(&toks[i + 2], k.clone())),
+            _ => {
+                let t = toks.get(i + 2).unwrap_or(&toks[i + 1]);
+                return fail(
+                    i,
+                    err(t, PgnErrorKind::Unexpected(format!("tag {name} without a value"))),
+                );
+            }
+        };
+        match toks.get(i + 3).map(|t| &t.tok) {
+            Some(Tok::RBracket) => {}
+            _ => {
+                let t = toks.get(i + 3).unwrap_or(&toks[i + 2]);
+                return fail(
+                    i,
+                    err(t, PgnErrorKind::Unexpected(format!("tag {name}: no closing ']'"))),
+                );
+            }
+        }
+        if name.eq_ignore_ascii_case("FEN") {
+            fen_at = Some((i, value.clone()));
+        }
+        tags.push((name, value));
+        i += 4;
+    }
+    let start_board = match &fen_at {
+        Some((at, fen)) => match Board::from_fen(fen) {
+            Ok(b) => b,
+            Err(e) => return fail(*at, err(&toks[*at], PgnErrorKind::BadFen(e))),
+        },
+        None => Board::startpos(),
+    };
+    let mut stack = vec![Frame::new(start_board)];
+    let mut result = None;
+    while i < toks.len() {
+        let t = &toks[i];
+        match &t.tok {
+            Tok::Result(r) => {
+                if stack.len() > 1 {
+                    return fail(i, err(t, PgnErrorKind::Unexpected(format!("result {r} inside a variation"))));
+                }
+                result = Some(r.clone());
+                i += 1;
+                break;
+            }
+            // A tag section at the top level: the next game, this one had no result.
+            Tok::LBracket if stack.len() == 1 => break,
+            Tok::MoveNumber => i += 1,
+            Tok::Comment(c) => {
+                // `expect`: the stack never empties; ')' pops only above the main line.
+                let top = stack.last_mut().expect("the main line is always on the stack");
+                match top.moves.last_mut() {
+                    Some(m) => m.comments.push(c.clone()),
+                    None => top.comments.push(c.clone()),
+                }
+                i += 1;
+            }
+            Tok::Nag(n) => {
+                let top = stack.last_mut().expect("the main line is always on the stack");
+                match top.moves.last_mut() {
+                    Some(m) => m.nags.push(*n),
+                    None => return fail(i, err(t, PgnErrorKind::Unexpected("annotation before any move".into()))),
+                }
+                i += 1;
+            }
+            Tok::LParen => {
+                let top = stack.last().expect("the main line is always on the stack");
+                let n = top.moves.len();
+                if n == 0 {
+                    return fail(i, err(t, PgnErrorKind::VariationWithoutMove));
+                }
+                let before = top.boards[n - 1];
+                stack.push(Frame::new(before));
+                i += 1;
+            }
+            Tok::RParen => {
+                if stack.len() == 1 {
+                    return fail(i, err(t, PgnErrorKind::Unexpected("')' outside a variation".into())));
+                }
+                let done = stack.pop().expect("checked: more than the main line");
+                let parent = stack.last_mut().expect("checked: more than the main line");
+                let anchor = parent
+                    .moves
+                    .last_mut()
+                    .expect("a variation opens only after a move");
+                anchor.variations.push(Variation {
+                    comments: done.comments,
+                    moves: done.moves,
+                });
+                i += 1;
+            }
+            Tok::Symbol(s) => {
+                let top = stack.last_mut().expect("the main line is always on the stack");
+                let board = *top.boards.last().expect("a frame holds at least its start");
+                let core = s.trim_end_matches(['!', '?']);
+                let suffix = &s[core.len()..];
+                if core == "Z0" {
+                    return fail(i, err(t, PgnErrorKind::NullMove(core.to_string())));
+                }
+                let mv = match board.parse_san(core) {
+                    Ok(m) => m,
+                    Err(reason) => {
+                        let number = if board.side_to_move() == Color::White {
+                            format!("{}. ", board.fullmove_number())
+                        } else {
+                            format!("{}... ", board.fullmove_number())
+                        };
+                        let kind = PgnErrorKind::IllegalMove {
+                            number,
+                            san: s.clone(),
+                            reason,
+                            fen: board.to_fen(),
+                        };
+                        return fail(i, err(t, kind));
+                    }
+                };
+                let mut pm = PgnMove::new(mv);
+                if !suffix.is_empty() {
+                    match suffix_nag(suffix) {
+                        Some(n) => pm.nags.push(n),
+                        None => return fail(i, err(t, PgnErrorKind::Unexpected(format!("annotation {suffix:?} after {core}")))),
+                    }
+                }
+                top.boards.push(board.make_move(mv));
+                top.moves.push(pm);
+                i += 1;
+            }
+            Tok::Bad(kind) => return fail(i, err(t, kind.clone())),
+            Tok::LBracket | Tok::RBracket | Tok::Str(_) => {
+                let what = match &t.tok {
+                    Tok::Str(s) => format!("string {s:?}"),
+                    Tok::RBracket => "']'".to_string(),
+                    _ => "'[' inside a variation".to_string(),
+                };
+                return fail(i, err(t, PgnErrorKind::Unexpected(what)));
+            }
+        }
+    }
+    if stack.len() > 1 {
+        let t = toks.get(i.min(toks.len() - 1)).unwrap_or(&toks[start]);
+        return (Err(err(t, PgnErrorKind::Unterminated("a variation"))), i);
+    }
+    let main = stack.pop().expect("the main line is always on the stack");
+    let game_out = PgnGame {
+        tags,
+        start: main.boards[0],
+        comments: main.comments,
+        moves: main.moves,
+        result: result.unwrap_or_else(|| "*".to_string()),
+    };
+    (Ok(game_out), i)
+}
+
+impl PgnGame {
+    /// A game of the given start and main-line moves, with no tags.
+    pub fn from_game(game: &Game) -> PgnGame {
+        PgnGame {
+            tags: Vec::new(),
+            start: *game.start(),
+            comments: Vec::new(),
+            moves: game.moves().iter().map(|&m| PgnMove::new(m)).collect(),
+            result: game.outcome().map_or("*", |o| o.result()).to_string(),
+        }
+    }
+
+    /// The value of a tag (names compared without case).
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Sets a tag, replacing any of the same name.
+    pub fn set_tag(&mut self, name: &str, value: &str) {
+        match self.tags.iter_mut().find(|(n, _)| n.eq_ignore_ascii_case(name)) {
+            Some(t) => t.1 = value.to_string(),
+            None => self.tags.push((name.to_string(), value.to_string())),
+        }
+    }
+
+    /// The main line as a `Game` (history, outcome).
+    pub fn main_line(&self) -> Game {
+        let mut g = Game::new(self.start);
+        for m in &self.moves {
+            // The reader only stores moves legal in their position, so this cannot fail.
+            g.push(m.mv).expect("PGN moves were checked when read");
+        }
+        g
+    }
+
+    /// The game as PGN text, movetext wrapped at 80 columns.
+    pub fn to_pgn(&self) -> String {
+        let mut s = String::new();
+        let mut tags = self.tags.clone();
+        if self.start != Board::startpos() && self.tag("FEN").is_none() {
+            tags.push(("SetUp".into(), "1".into()));
+            tags.push(("FEN".into(), self.start.to_fen()));
+        }
+        for (n, v) in &tags {
+            let v = v.replace('\\', "\\\\").replace('"', "\\\"");
+            s.push_str(&format!("[{n} \"{v}\"]\n"));
+        }
+        if !tags.is_empty() {
+            s.push('\n');
+        }
+        let mut words = Vec::new();
+        comment_words(&self.comments, &mut words);
+        line_words(&self.start, &self.moves, &mut words);
+        words.push(self.result.clone());
+        let mut line = String::new();
+        for w in words {
+            if !line.is_empty() && line.chars().count() + 1 + w.chars().count() > 79 {
+                s.push_str(&line);
+                s.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&w);
+        }
+        s.push_str(&line);
+        s.push('\n');
+        s
+    }
+}
+
+fn comment_words(comments: &[String], out: &mut Vec<String>) {
+    for c in comments {
+        let mut ws: Vec<String> = c.split_whitespace().map(str::to_string).collect();
+        match ws.len() {
+            0 => out.push("{}".into()),
+            n => {
+                ws[0].insert(0, '{');
+                ws[n - 1].push('}');
+                out.extend(ws);
+            }
+        }
+    }
+}
+
+/// The words of a line: move numbers, SAN, NAGs, comments and variations, in PGN's order.
+fn line_words(start: &Board, moves: &[PgnMove], out: &mut Vec<String>) {
+    let mut board = *start;
+    // A black move needs its number at the start of a line and after a comment or variation.
+    let mut need_number = true;
+    for m in moves {
+        let white = board.side_to_move() == Color::White;
+        if white {
+            out.push(format!("{}.", board.fullmove_number()));
+        } else if need_number {
+            out.push(format!("{}...", board.fullmove_number()));
+        }
+        let mut san = board.san(m.mv);
+        let mut rest = Vec::new();
+        for (k, &n) in m.nags.iter().enumerate() {
+            match nag_suffix(n) {
+                // A first glyph among the six common ones is written as people write it: `Qxd4??`.
+                Some(sfx) if k == 0 => san.push_str(sfx),
+                _ => rest.push(format!("${n}")),
+            }
+        }
+        out.push(san);
+        out.extend(rest);
+        comment_words(&m.comments, out);
+        for v in &m.variations {
+            let mut inner = Vec::new();
+            comment_words(&v.comments, &mut inner);
+            line_words(&board, &v.moves, &mut inner);
+            match inner.first_mut() {
+                Some(w) => w.insert(0, '('),
+                None => inner.push("(".into()),
+            }
+            if let Some(w) = inner.last_mut() {
+                w.push(')');
+            }
+            out.extend(inner);
+        }
+        need_number = !m.comments.is_empty() || !m.variations.is_empty();
+        board = board.make_move(m.mv);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one(text: &str) -> PgnGame {
+        let mut g = read_games(text);
+        assert_eq!(g.len(), 1, "{g:?}");
+        g.remove(0).unwrap()
+    }
+
+    #[test]
+    fn tags_moves_comments_and_result() {
+        let g = one("[Event \"Test \\\"quoted\\\"\"]\n[White \"A\"]\n\n1. e4 {best by test} e5 2. Nf3 $1 Nc6! 1-0\n");
+        assert_eq!(g.tag("event"), Some("Test \"quoted\""));
+        assert_eq!(g.moves.len(), 4);
+        assert_eq!(g.moves[0].comments, vec!["best by test".to_string()]);
+        assert_eq!(g.moves[2].nags, vec![1]);
+        assert_eq!(g.moves[3].nags, vec![1]);
+        assert_eq!(g.result, "1-0");
+    }
+
+    #[test]
+    fn sloppy_forms() {
+        let g = one("1.e4 e5 2.Nf3 Nc6 3.Bc4 Nf6 4.0-0 Nxe4?!");
+        assert_eq!(g.moves.len(), 8);
+        assert_eq!(g.result, "*");
+        assert_eq!(g.moves[7].nags, vec![6]);
+        assert_eq!(g.main_line().board().fullmove_number(), 5);
+    }
+
+    #[test]
+    fn variations_are_not_main_line() {
+        let g = one("1. e4 (1. d4 d5 (1... Nf6 2. c4) 2. c4) 1... c5 (1... e5 2. Nf3) 2. Nf3 *");
+        assert_eq!(g.moves.len(), 3);
+        assert_eq!(g.moves[0].variations.len(), 1);
+        assert_eq!(g.moves[0].variations[0].moves.len(), 3);
+        assert_eq!(g.moves[0].variations[0].moves[1].variations[0].moves.len(), 2);
+        assert_eq!(g.moves[1].variations[0].moves.len(), 2);
+        assert_eq!(g.main_line().board().to_fen(), "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+    }
+
+    #[test]
+    fn round_trip() {
+        let text = "[Event \"x\"]\n\n{start} 1. e4 $14 {a long comment that goes on and on and on so that it needs to be wrapped somewhere} (1. d4 {queen} d5) 1... e5!! 2. Nf3 ; rest of line\n Nc6 $200 1/2-1/2";
+        let g = one(text);
+        let out = g.to_pgn();
+        assert!(out.lines().all(|l| l.chars().count() <= 79), "{out}");
+        assert_eq!(one(&out), g);
+    }
+
+    #[test]
+    fn errors_name_the_place_and_later_games_still_read() {
+        let text = "[Event \"a\"]\n\n1. e4 e5 2. Ke3 Nc6 1-0\n\n[Event \"b\"]\n\n1. d4 d5 0-1\n";
+        let games = read_games(text);
+        assert_eq!(games.len(), 2);
+        let e = games[0].as_ref().unwrap_err();
+        assert_eq!((e.game, e.line, e.column), (1, 3, 13));
+        let msg = e.to_string();
+        assert!(msg.contains("2. Ke3") && msg.contains("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"), "{msg}");
+        assert_eq!(games[1].as_ref().unwrap().moves.len(), 2);
+    }
+
+    #[test]
+    fn garbage_never_panics() {
+        for text in ["", "\u{feff}", "((((", "}{", "[", "[Event", "[Event \"x", "1. e4 (", "$999", "?? e4", "\0\u{1}\u{2}", "1-0 1-0", "e4 )"] {
+            let _ = read_games(text);
+        }
+        assert!(read_games("").is_empty());
+        assert!(read_games("hello world").iter().all(|g| g.is_err()));
+    }
+}
