@@ -172,6 +172,47 @@ enum Command {
         #[arg(long)]
         skip_bad: bool,
     },
+    /// Analyse the games of a PGN file as lichess does: judgements, accuracy, annotated PGN.
+    Analyze {
+        /// The PGN file (any number of games).
+        pgn: std::path::PathBuf,
+        /// Think this long per position, milliseconds.
+        #[arg(long, conflicts_with_all = ["depth", "nodes"], value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+        movetime: Option<u64>,
+        /// Search each position to this depth (default 12 when no limit is given).
+        #[arg(long, conflicts_with = "nodes", value_parser = clap::value_parser!(u32).range(1..=64))]
+        depth: Option<u32>,
+        /// Search each position this many nodes.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=u64::MAX))]
+        nodes: Option<u64>,
+        /// Positions analysed at once, each searcher on its own stretch of the game.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        threads: u64,
+        /// Lines per position (the extra ones appear in --json).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=16))]
+        multipv: u64,
+        /// Hash table per searcher, MiB.
+        #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..=4096))]
+        hash: u64,
+        /// Write the annotated PGN here instead of standard output.
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+        /// Draw the evaluation graph into FILE.svg or FILE.png.
+        #[arg(long)]
+        graph: Option<std::path::PathBuf>,
+        /// Write per-move results as JSON on standard output.
+        #[arg(long)]
+        json: bool,
+        /// Analyse only the N-th game of the file.
+        #[arg(long)]
+        game: Option<usize>,
+        /// Judge only this side's moves.
+        #[arg(long, value_parser = ["white", "black"])]
+        side: Option<String>,
+        /// Evaluate with this NNUE net file instead of the built-in evaluation.
+        #[arg(long)]
+        net: Option<String>,
+    },
 }
 
 fn fail(msg: &str) -> ExitCode {
@@ -431,6 +472,73 @@ fn main() -> ExitCode {
                     ExitCode::SUCCESS
                 }
                 Err(e) => fail(&e),
+            }
+        }
+        Some(Command::Analyze {
+            pgn,
+            movetime,
+            depth,
+            nodes,
+            threads,
+            multipv,
+            hash,
+            out,
+            graph,
+            json,
+            game,
+            side,
+            net,
+        }) => {
+            use fianchetto::chess::Color;
+            use tools::analyze::{self, run};
+            let net = match net {
+                Some(path) => match fianchetto::eval::nnue::Network::load(&path) {
+                    Ok(n) => Some(std::sync::Arc::new(n)),
+                    Err(e) => return fail(&format!("{path}: {e}")),
+                },
+                None => None,
+            };
+            let limits = fianchetto::search::Limits {
+                depth: depth.or(if movetime.is_none() && nodes.is_none() {
+                    Some(12)
+                } else {
+                    None
+                }),
+                nodes,
+                movetime,
+                multipv: multipv as usize,
+                ..Default::default()
+            };
+            let args = run::RunArgs {
+                pgn,
+                options: analyze::Options {
+                    limits,
+                    threads: threads as usize,
+                    hash_mib: hash as usize,
+                    net,
+                },
+                out,
+                graph,
+                json,
+                game,
+                side: side.map(|s| {
+                    if s == "white" {
+                        Color::White
+                    } else {
+                        Color::Black
+                    }
+                }),
+                progress: std::io::stderr().is_terminal(),
+            };
+            let interrupt = run::Interrupt::default();
+            let handler = interrupt.clone();
+            let _ = ctrlc::set_handler(move || handler.trigger());
+            match run::run(&args, &interrupt, &mut |l| println!("{l}"), &mut |l| {
+                eprintln!("{l}")
+            }) {
+                Ok(true) => ExitCode::SUCCESS,
+                Ok(false) => ExitCode::from(1),
+                Err(e) => fail(&e.to_string()),
             }
         }
         Some(Command::Uci) => {

@@ -267,8 +267,7 @@ fn lex(text: &str) -> Vec<Token> {
                     s.push(chars[i]);
                     step(&mut i, &mut line, &mut col);
                     // `12.` or `12...`: a move number, even when a move follows without a space.
-                    if s.bytes().all(|b| b.is_ascii_digit()) && i < chars.len() && chars[i] == '.'
-                    {
+                    if s.bytes().all(|b| b.is_ascii_digit()) && i < chars.len() && chars[i] == '.' {
                         while i < chars.len() && chars[i] == '.' {
                             step(&mut i, &mut line, &mut col);
                         }
@@ -409,7 +408,10 @@ fn read_game(toks: &[Token], start: usize, game: usize) -> (Result<PgnGame, PgnE
             Some(Tok::Symbol(s)) => s.clone(),
             _ => {
                 let t = toks.get(i + 1).unwrap_or(&toks[i]);
-                return fail(i, err(t, PgnErrorKind::Unexpected("tag without a name".into())));
+                return fail(
+                    i,
+                    err(t, PgnErrorKind::Unexpected("tag without a name".into())),
+                );
             }
         };
         let value = match toks.get(i + 2).map(|t| &t.tok) {
@@ -419,7 +421,10 @@ fn read_game(toks: &[Token], start: usize, game: usize) -> (Result<PgnGame, PgnE
                 let t = toks.get(i + 2).unwrap_or(&toks[i + 1]);
                 return fail(
                     i,
-                    err(t, PgnErrorKind::Unexpected(format!("tag {name} without a value"))),
+                    err(
+                        t,
+                        PgnErrorKind::Unexpected(format!("tag {name} without a value")),
+                    ),
                 );
             }
         };
@@ -429,7 +434,10 @@ fn read_game(toks: &[Token], start: usize, game: usize) -> (Result<PgnGame, PgnE
                 let t = toks.get(i + 3).unwrap_or(&toks[i + 2]);
                 return fail(
                     i,
-                    err(t, PgnErrorKind::Unexpected(format!("tag {name}: no closing ']'"))),
+                    err(
+                        t,
+                        PgnErrorKind::Unexpected(format!("tag {name}: no closing ']'")),
+                    ),
                 );
             }
         }
@@ -453,7 +461,13 @@ fn read_game(toks: &[Token], start: usize, game: usize) -> (Result<PgnGame, PgnE
         match &t.tok {
             Tok::Result(r) => {
                 if stack.len() > 1 {
-                    return fail(i, err(t, PgnErrorKind::Unexpected(format!("result {r} inside a variation"))));
+                    return fail(
+                        i,
+                        err(
+                            t,
+                            PgnErrorKind::Unexpected(format!("result {r} inside a variation")),
+                        ),
+                    );
                 }
                 result = Some(r.clone());
                 i += 1;
@@ -464,7 +478,9 @@ fn read_game(toks: &[Token], start: usize, game: usize) -> (Result<PgnGame, PgnE
             Tok::MoveNumber => i += 1,
             Tok::Comment(c) => {
                 // `expect`: the stack never empties; ')' pops only above the main line.
-                let top = stack.last_mut().expect("the main line is always on the stack");
+                let top = stack
+                    .last_mut()
+                    .expect("the main line is always on the stack");
                 match top.moves.last_mut() {
                     Some(m) => m.comments.push(c.clone()),
                     None => top.comments.push(c.clone()),
@@ -472,10 +488,20 @@ fn read_game(toks: &[Token], start: usize, game: usize) -> (Result<PgnGame, PgnE
                 i += 1;
             }
             Tok::Nag(n) => {
-                let top = stack.last_mut().expect("the main line is always on the stack");
+                let top = stack
+                    .last_mut()
+                    .expect("the main line is always on the stack");
                 match top.moves.last_mut() {
                     Some(m) => m.nags.push(*n),
-                    None => return fail(i, err(t, PgnErrorKind::Unexpected("annotation before any move".into()))),
+                    None => {
+                        return fail(
+                            i,
+                            err(
+                                t,
+                                PgnErrorKind::Unexpected("annotation before any move".into()),
+                            ),
+                        )
+                    }
                 }
                 i += 1;
             }
@@ -491,7 +517,13 @@ fn read_game(toks: &[Token], start: usize, game: usize) -> (Result<PgnGame, PgnE
             }
             Tok::RParen => {
                 if stack.len() == 1 {
-                    return fail(i, err(t, PgnErrorKind::Unexpected("')' outside a variation".into())));
+                    return fail(
+                        i,
+                        err(
+                            t,
+                            PgnErrorKind::Unexpected("')' outside a variation".into()),
+                        ),
+                    );
                 }
                 let done = stack.pop().expect("checked: more than the main line");
                 let parent = stack.last_mut().expect("checked: more than the main line");
@@ -506,7 +538,9 @@ fn read_game(toks: &[Token], start: usize, game: usize) -> (Result<PgnGame, PgnE
                 i += 1;
             }
             Tok::Symbol(s) => {
-                let top = stack.last_mut().expect("the main line is always on the stack");
+                let top = stack
+                    .last_mut()
+                    .expect("the main line is always on the stack");
                 let board = *top.boards.last().expect("a frame holds at least its start");
                 let core = s.trim_end_matches(['!', '?']);
                 let suffix = &s[core.len()..];
@@ -534,7 +568,17 @@ fn read_game(toks: &[Token], start: usize, game: usize) -> (Result<PgnGame, PgnE
                 if !suffix.is_empty() {
                     match suffix_nag(suffix) {
                         Some(n) => pm.nags.push(n),
-                        None => return fail(i, err(t, PgnErrorKind::Unexpected(format!("annotation {suffix:?} after {core}")))),
+                        None => {
+                            return fail(
+                                i,
+                                err(
+                                    t,
+                                    PgnErrorKind::Unexpected(format!(
+                                        "annotation {suffix:?} after {core}"
+                                    )),
+                                ),
+                            )
+                        }
                     }
                 }
                 top.boards.push(board.make_move(mv));
@@ -589,7 +633,11 @@ impl PgnGame {
 
     /// Sets a tag, replacing any of the same name.
     pub fn set_tag(&mut self, name: &str, value: &str) {
-        match self.tags.iter_mut().find(|(n, _)| n.eq_ignore_ascii_case(name)) {
+        match self
+            .tags
+            .iter_mut()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        {
             Some(t) => t.1 = value.to_string(),
             None => self.tags.push((name.to_string(), value.to_string())),
         }
@@ -644,15 +692,10 @@ impl PgnGame {
 
 fn comment_words(comments: &[String], out: &mut Vec<String>) {
     for c in comments {
-        let mut ws: Vec<String> = c.split_whitespace().map(str::to_string).collect();
-        match ws.len() {
-            0 => out.push("{}".into()),
-            n => {
-                ws[0].insert(0, '{');
-                ws[n - 1].push('}');
-                out.extend(ws);
-            }
-        }
+        // `{ text }` with spaces inside the braces, as lichess writes comments.
+        out.push("{".into());
+        out.extend(c.split_whitespace().map(str::to_string));
+        out.push("}".into());
     }
 }
 
@@ -734,9 +777,15 @@ mod tests {
         assert_eq!(g.moves.len(), 3);
         assert_eq!(g.moves[0].variations.len(), 1);
         assert_eq!(g.moves[0].variations[0].moves.len(), 3);
-        assert_eq!(g.moves[0].variations[0].moves[1].variations[0].moves.len(), 2);
+        assert_eq!(
+            g.moves[0].variations[0].moves[1].variations[0].moves.len(),
+            2
+        );
         assert_eq!(g.moves[1].variations[0].moves.len(), 2);
-        assert_eq!(g.main_line().board().to_fen(), "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+        assert_eq!(
+            g.main_line().board().to_fen(),
+            "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"
+        );
     }
 
     #[test]
@@ -756,13 +805,31 @@ mod tests {
         let e = games[0].as_ref().unwrap_err();
         assert_eq!((e.game, e.line, e.column), (1, 3, 13));
         let msg = e.to_string();
-        assert!(msg.contains("2. Ke3") && msg.contains("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"), "{msg}");
+        assert!(
+            msg.contains("2. Ke3")
+                && msg.contains("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"),
+            "{msg}"
+        );
         assert_eq!(games[1].as_ref().unwrap().moves.len(), 2);
     }
 
     #[test]
     fn garbage_never_panics() {
-        for text in ["", "\u{feff}", "((((", "}{", "[", "[Event", "[Event \"x", "1. e4 (", "$999", "?? e4", "\0\u{1}\u{2}", "1-0 1-0", "e4 )"] {
+        for text in [
+            "",
+            "\u{feff}",
+            "((((",
+            "}{",
+            "[",
+            "[Event",
+            "[Event \"x",
+            "1. e4 (",
+            "$999",
+            "?? e4",
+            "\0\u{1}\u{2}",
+            "1-0 1-0",
+            "e4 )",
+        ] {
             let _ = read_games(text);
         }
         assert!(read_games("").is_empty());

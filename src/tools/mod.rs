@@ -1,6 +1,7 @@
-//! Command-line tools: perft, bench, eval, EPD suites, datagen and training. Each returns text or
+//! Command-line tools: perft, bench, eval, EPD suites, datagen, training and game analysis. Each returns text or
 //! a one-line error.
 
+pub mod analyze;
 pub mod bench;
 pub mod data;
 pub mod datagen;
