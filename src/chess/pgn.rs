@@ -692,10 +692,34 @@ impl PgnGame {
 
 fn comment_words(comments: &[String], out: &mut Vec<String>) {
     for c in comments {
+        // Words to wrap between, except inside a `[%command …]`, which stays on one line for
+        // readers that look for it with a simple pattern.
+        let mut atoms: Vec<String> = Vec::new();
+        let mut open = false;
+        for w in c.split_whitespace() {
+            match atoms.last_mut() {
+                Some(last) if open => {
+                    last.push(' ');
+                    last.push_str(w);
+                }
+                _ => atoms.push(w.to_string()),
+            }
+            if w.starts_with("[%") {
+                open = true;
+            }
+            if w.ends_with(']') {
+                open = false;
+            }
+        }
         // `{ text }` with spaces inside the braces, as lichess writes comments.
-        out.push("{".into());
-        out.extend(c.split_whitespace().map(str::to_string));
-        out.push("}".into());
+        match atoms.len() {
+            0 => out.push("{ }".into()),
+            n => {
+                atoms[0].insert_str(0, "{ ");
+                atoms[n - 1].push_str(" }");
+                out.extend(atoms);
+            }
+        }
     }
 }
 
@@ -705,13 +729,16 @@ fn line_words(start: &Board, moves: &[PgnMove], out: &mut Vec<String>) {
     // A black move needs its number at the start of a line and after a comment or variation.
     let mut need_number = true;
     for m in moves {
+        // The number and its move are one unit, never split over two lines.
         let white = board.side_to_move() == Color::White;
-        if white {
-            out.push(format!("{}.", board.fullmove_number()));
+        let mut san = if white {
+            format!("{}. ", board.fullmove_number())
         } else if need_number {
-            out.push(format!("{}...", board.fullmove_number()));
-        }
-        let mut san = board.san(m.mv);
+            format!("{}... ", board.fullmove_number())
+        } else {
+            String::new()
+        };
+        san.push_str(&board.san(m.mv));
         let mut rest = Vec::new();
         for (k, &n) in m.nags.iter().enumerate() {
             match nag_suffix(n) {
