@@ -7,6 +7,7 @@ use crate::chess::Color;
 use crate::search::SearchControl;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -139,11 +140,15 @@ pub fn run(
         ProgressBar::hidden()
     };
     bar.set_style(
-        ProgressStyle::with_template(
-            "{msg} [{bar:30}] {pos}/{len} positions, {per_sec}, ETA {eta}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> "),
+        ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} positions, {rate}, ETA {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .with_key(
+                "rate",
+                |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.1}/s", s.per_sec());
+                },
+            )
+            .progress_chars("=> "),
     );
     let mut all_ok = true;
     let mut reports = Vec::new();
