@@ -7,7 +7,6 @@ use crate::chess::Color;
 use crate::search::SearchControl;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
