@@ -410,3 +410,63 @@ fn evalfile_and_use_nnue() {
     e.quit();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Defects found on the build of 2026-12-03: each killed the engine or left it deaf.
+#[test]
+fn absurd_clocks_and_non_utf8_lines_do_not_end_the_session() {
+    let mut e = Engine::start();
+    for go in [
+        "go wtime 3000000000000000000 btime 1000",
+        "go wtime -9223372036854775808 btime -9223372036854775808",
+        "go wtime 99999999999999999999999 winc 99999999999999999999 movestogo 4294967296",
+        "go movetime 9223372036854775807 nodes 20000",
+    ] {
+        e.send("position startpos");
+        e.send(go);
+        // A clock of 34 years is thought on for a long time: stop ends it.
+        std::thread::sleep(Duration::from_millis(100));
+        e.send("stop");
+        e.expect("bestmove", 5 * SEC);
+        e.send("isready");
+        e.expect("readyok", SEC);
+    }
+    e.stdin.write_all(b"go \xff\xfe wtime\n").unwrap();
+    e.stdin.write_all(b"\x80\x81\x82\n").unwrap();
+    e.stdin.flush().unwrap();
+    let (err, _) = e.expect("info string", SEC);
+    assert!(err.contains("unknown") || err.contains("go"), "{err}");
+    e.send("isready");
+    e.expect("readyok", SEC);
+    e.quit();
+}
+
+#[test]
+fn perft_and_bench_leave_the_input_thread_free() {
+    // perft 8 and bench at depth 30 take minutes: `isready` must be answered meanwhile (the
+    // latency itself is measured in the note, not asserted here) and `stop` must end them.
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go perft 8");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("isready");
+    e.expect("readyok", 2 * SEC);
+    e.send("go depth 3");
+    e.expect("info string a search is already running", SEC);
+    e.send("stop");
+    e.expect("info string perft stopped", 2 * SEC);
+    assert!(!e.seen.iter().any(|l| l.starts_with("Nodes searched")));
+    e.send("bench 30");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("isready");
+    e.expect("readyok", 2 * SEC);
+    e.send("stop");
+    let end = e.drain(2 * SEC);
+    assert!(
+        end.iter()
+            .any(|l| l.ends_with(" nps") && !l.contains("best")),
+        "{end:?}"
+    );
+    e.send("isready");
+    e.expect("readyok", SEC);
+    e.quit();
+}

@@ -287,10 +287,11 @@ impl Board {
     /// The square of `color`'s king. Every valid board has exactly one king per side.
     #[inline]
     pub fn king_square(&self, color: Color) -> Square {
-        // FEN parsing rejects boards without a king, and moves never remove one, so the set is non-empty.
-        self.pieces_of(color, PieceKind::King)
-            .first()
-            .unwrap_or(Square::A1)
+        // FEN parsing rejects boards without a king, and moves never remove one, so the set is
+        // non-empty; a debug build stops here if that ever breaks.
+        let king = self.pieces_of(color, PieceKind::King).first();
+        debug_assert!(king.is_some(), "no {color:?} king on {self:?}");
+        king.unwrap_or(Square::A1)
     }
 
     /// All pieces (of both colours) attacking `sq`, with `occupied` as the blockers.
@@ -400,7 +401,7 @@ impl Board {
         self.ep = None;
         self.ep_in_hash = false;
         self.hash ^= zobrist::castling(self.castling.bits());
-        self.halfmove += 1;
+        self.halfmove = self.halfmove.saturating_add(1);
 
         match m.flag() {
             MoveFlag::Quiet | MoveFlag::DoublePush => self.shift(from, to, piece),
@@ -440,7 +441,10 @@ impl Board {
                     }
                 }
                 self.remove(from, piece);
-                let promo = m.promotion().unwrap_or(PieceKind::Queen);
+                // The move's flag says promotion, so it names a piece; checked in debug builds.
+                let promo = m.promotion();
+                debug_assert!(promo.is_some(), "promotion flag without a piece: {m:?}");
+                let promo = promo.unwrap_or(PieceKind::Queen);
                 self.put(to, Piece::new(us, promo));
             }
         }
@@ -490,7 +494,7 @@ impl Board {
         }
         b.ep = None;
         b.ep_in_hash = false;
-        b.halfmove += 1;
+        b.halfmove = b.halfmove.saturating_add(1);
         b.side = !b.side;
         b.hash ^= zobrist::side();
         b.update_checks_and_pins();
@@ -603,5 +607,27 @@ impl fmt::Display for Board {
         }
         writeln!(f, "   a b c d e f g h")?;
         write!(f, "Fen: {}", self.to_fen())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A broken invariant stops a debug build (CI runs these in one); release builds keep going.
+    #[cfg(debug_assertions)]
+    #[test]
+    #[should_panic(expected = "king")]
+    fn a_missing_king_is_caught_in_debug_builds() {
+        let mut b = Board::startpos();
+        b.remove(Square::E1, Piece::new(Color::White, PieceKind::King));
+        let _ = b.king_square(Color::White);
+    }
+
+    #[test]
+    fn king_square_finds_the_king() {
+        let b = Board::from_fen("8/8/8/8/8/8/8/k5K1 w - - 0 1").unwrap();
+        assert_eq!(b.king_square(Color::White), Square::G1);
+        assert_eq!(b.king_square(Color::Black), Square::A1);
     }
 }

@@ -18,7 +18,7 @@ pub use bitboard::Bitboard;
 pub use board::{Board, CastlingRights};
 pub use fen::{parse_epd, Epd, FenError, START_FEN};
 pub use game::{insufficient_material, Game, Outcome};
-pub use moves::{Move, MoveError, MoveFlag, MoveList, UciMove};
+pub use moves::{Move, MoveError, MoveFlag, MoveList, UciMove, MAX_MOVES};
 pub use piece::{Piece, PieceKind};
 pub use san::SanError;
 pub use square::{Color, File, Rank, Square, SquareParseError};

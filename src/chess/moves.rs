@@ -232,10 +232,19 @@ impl FromStr for UciMove {
     }
 }
 
-/// A fixed-capacity list of moves on the stack; 256 exceeds the 218 legal moves a position can have.
+/// The most legal moves any position that `Board` admits can have, with room to spare.
+///
+/// Why it holds: FEN parsing admits at most 16 pieces a side (and moves never add one), so the
+/// side to move has a king (at most 8 moves) and at most 15 other pieces, none of which can
+/// have more than a queen's 27 moves (a pawn has at most 12: three targets, four promotions
+/// each). 8 + 15 × 27 = 413. The most found by search with 16 pieces a side is 237
+/// (`kn2QQ2/ppQ4Q/Q4Q2/3Q4/Q5Q1/2Q1Q3/Q6Q/1Q3Q1K w - - 0 1`); reachable positions have at most 218.
+pub const MAX_MOVES: usize = 416;
+
+/// A fixed-capacity list of moves on the stack, large enough for any position (`MAX_MOVES`).
 #[derive(Clone)]
 pub struct MoveList {
-    moves: [Move; 256],
+    moves: [Move; MAX_MOVES],
     len: usize,
 }
 
@@ -244,19 +253,18 @@ impl MoveList {
     #[inline]
     pub fn new() -> MoveList {
         MoveList {
-            moves: [Move::NULL; 256],
+            moves: [Move::NULL; MAX_MOVES],
             len: 0,
         }
     }
 
-    /// Appends a move. FEN parsing admits at most 16 pieces a side, which keeps every
-    /// position's move count below the capacity; a push beyond it is dropped rather than panicking.
+    /// Appends a move. No position has more than `MAX_MOVES` (see there why), so the list
+    /// cannot overflow.
     #[inline]
     pub fn push(&mut self, m: Move) {
-        if let Some(slot) = self.moves.get_mut(self.len) {
-            *slot = m;
-            self.len += 1;
-        }
+        debug_assert!(self.len < MAX_MOVES, "more than MAX_MOVES legal moves");
+        self.moves[self.len] = m;
+        self.len += 1;
     }
 
     /// The number of moves.
@@ -323,6 +331,27 @@ impl fmt::Debug for MoveList {
 
 #[cfg(test)]
 mod tests {
+    use crate::chess::Board;
+
+    #[test]
+    fn a_position_with_more_moves_than_the_old_capacity_allows_keeps_them_all() {
+        // 237 legal moves (python-chess agrees); 15 queens and a king, each side at 16 pieces.
+        let b = Board::from_fen("kn2QQ2/ppQ4Q/Q4Q2/3Q4/Q5Q1/2Q1Q3/Q6Q/1Q3Q1K w - - 0 1").unwrap();
+        assert_eq!(b.count_legal_moves(), 237);
+        assert_eq!(b.legal_moves().len(), 237);
+        let mut n = 0;
+        b.for_each_legal_move(|_| n += 1);
+        assert_eq!(n, 237);
+    }
+
+    #[test]
+    fn the_halfmove_clock_saturates_instead_of_overflowing() {
+        let b = Board::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 99999 1").unwrap();
+        assert_eq!(b.halfmove_clock(), u16::MAX);
+        let m = b.parse_san("Ra2").unwrap();
+        assert_eq!(b.make_move(m).halfmove_clock(), u16::MAX);
+        assert_eq!(b.make_null_move().halfmove_clock(), u16::MAX);
+    }
     use super::*;
 
     #[test]

@@ -155,6 +155,15 @@ impl Searcher {
         }
     }
 
+    /// A searcher that obeys an existing set of stop flags (for tools that run many searches
+    /// under one `stop`).
+    pub fn with_control(hash_mib: usize, control: Arc<SearchControl>) -> Searcher {
+        Searcher {
+            control,
+            ..Searcher::new(hash_mib)
+        }
+    }
+
     /// The flags another thread uses to stop this searcher.
     pub fn control(&self) -> Arc<SearchControl> {
         Arc::clone(&self.control)

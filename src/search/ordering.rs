@@ -2,7 +2,7 @@
 //! and losing captures last. Moves are scored once and picked lazily (selection sort).
 
 use super::see::{see_ge, SEE_VALUE};
-use crate::chess::{Board, Color, Move, PieceKind};
+use crate::chess::{Board, Color, Move, PieceKind, MAX_MOVES};
 
 /// Killer moves per ply: quiet moves that caused a cutoff in a sibling node.
 pub const MAX_PLY: usize = 128;
@@ -131,10 +131,10 @@ impl Heuristics {
 }
 
 /// Hands out moves in order of promise. One lives per ply in the searcher and is refilled at
-/// every node, so that no node pays for zeroing or copying a 256-move array.
+/// every node, so that no node pays for zeroing or copying a full-capacity array.
 pub struct MovePicker {
-    moves: [Move; 256],
-    scores: [i32; 256],
+    moves: [Move; MAX_MOVES],
+    scores: [i32; MAX_MOVES],
     len: usize,
     next: usize,
     /// A legal hash move handed out before any generation (a cutoff by it saves the rest).
@@ -149,8 +149,8 @@ pub struct MovePicker {
 impl Default for MovePicker {
     fn default() -> Self {
         MovePicker {
-            moves: [Move::NULL; 256],
-            scores: [0; 256],
+            moves: [Move::NULL; MAX_MOVES],
+            scores: [0; MAX_MOVES],
             len: 0,
             next: 0,
             tt_move: Move::NULL,
@@ -189,11 +189,10 @@ impl MovePicker {
         let mut n = 0;
         let moves = &mut self.moves;
         let mut push = |m: Move| {
-            // The generator never yields more than 218 moves, below the capacity.
-            if let Some(slot) = moves.get_mut(n) {
-                *slot = m;
-                n += 1;
-            }
+            // No position has more than MAX_MOVES legal moves (see its proof).
+            debug_assert!(n < MAX_MOVES);
+            moves[n] = m;
+            n += 1;
         };
         if noisy_only {
             board.for_each_noisy_move(&mut push);

@@ -2,6 +2,10 @@
 
 use std::time::Duration;
 
+/// The longest clock or increment taken at its word, in milliseconds (about 34 years): more is
+/// read as this much, so that budget arithmetic on any input stays far from overflow.
+pub const MAX_CLOCK_MS: i64 = 1 << 40;
+
 /// How long a search may take, derived from the clock or a fixed time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeBudget {
@@ -25,9 +29,10 @@ pub struct Clock {
 impl TimeBudget {
     /// A budget from the clock, keeping `overhead_ms` in reserve for communication lag.
     pub fn from_clock(clock: Clock, overhead_ms: u64) -> TimeBudget {
-        let overhead = overhead_ms as i64;
-        let left = (clock.time_ms - overhead).max(1);
-        let inc = clock.inc_ms.max(0);
+        // Any i64 may arrive from a GUI; within these bounds nothing below can overflow.
+        let overhead = overhead_ms.min(MAX_CLOCK_MS as u64) as i64;
+        let left = (clock.time_ms.clamp(-MAX_CLOCK_MS, MAX_CLOCK_MS) - overhead).max(1);
+        let inc = clock.inc_ms.clamp(0, MAX_CLOCK_MS);
         let mtg = i64::from(clock.moves_to_go.unwrap_or(0));
         let (soft, hard) = if mtg > 0 {
             let mtg = mtg.min(50);
@@ -48,7 +53,8 @@ impl TimeBudget {
 
     /// A fixed time per move (hard and soft equal), less the overhead.
     pub fn fixed(movetime_ms: u64, overhead_ms: u64) -> TimeBudget {
-        let t = Duration::from_millis(movetime_ms.saturating_sub(overhead_ms).max(1));
+        let t = movetime_ms.min(MAX_CLOCK_MS as u64);
+        let t = Duration::from_millis(t.saturating_sub(overhead_ms).max(1));
         TimeBudget { soft: t, hard: t }
     }
 }
@@ -87,5 +93,36 @@ mod tests {
         );
         assert!(mtg.hard <= Duration::from_millis(7500));
         assert_eq!(TimeBudget::fixed(100, 10).hard, Duration::from_millis(90));
+    }
+
+    #[test]
+    fn any_clock_gives_a_budget() {
+        // These panicked (overflow, then clamp with min > max) on the build of 2026-12-03.
+        let extremes = [
+            i64::MIN,
+            -1,
+            0,
+            1,
+            1000,
+            3_000_000_000_000_000_000,
+            i64::MAX,
+        ];
+        for &time_ms in &extremes {
+            for &inc_ms in &extremes {
+                for moves_to_go in [None, Some(1), Some(u32::MAX)] {
+                    for overhead in [0, 10, u64::MAX] {
+                        let clock = Clock {
+                            time_ms,
+                            inc_ms,
+                            moves_to_go,
+                        };
+                        let b = TimeBudget::from_clock(clock, overhead);
+                        assert!(b.soft <= b.hard, "{clock:?}");
+                        assert!(b.hard <= Duration::from_millis(MAX_CLOCK_MS as u64));
+                    }
+                }
+            }
+        }
+        assert!(TimeBudget::fixed(u64::MAX, 0).hard <= Duration::from_millis(MAX_CLOCK_MS as u64));
     }
 }

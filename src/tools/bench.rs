@@ -13,6 +13,16 @@ pub const DEFAULT_DEPTH: u32 = 11;
 /// Searches every position to `depth` with a fresh 16 MiB table; prints per position and a final
 /// `N nodes M nps` line. Returns (nodes, nps).
 pub fn run(depth: u32, out: &mut dyn FnMut(&str)) -> (u64, u64) {
+    run_until(depth, None, out)
+}
+
+/// `run` that a controller can interrupt: its searches use `control`, and no new position is
+/// started once it says stop. The totals so far are printed and returned.
+pub fn run_until(
+    depth: u32,
+    control: Option<std::sync::Arc<crate::search::SearchControl>>,
+    out: &mut dyn FnMut(&str),
+) -> (u64, u64) {
     let depth = depth.clamp(1, 64);
     let mut total = 0u64;
     let start = Instant::now();
@@ -23,7 +33,13 @@ pub fn run(depth: u32, out: &mut dyn FnMut(&str)) -> (u64, u64) {
     {
         // The list is embedded at compile time and covered by a test that parses every line.
         let board = Board::from_fen(fen).expect("bench FEN is valid");
-        let mut searcher = Searcher::new(16);
+        if control.as_ref().is_some_and(|c| c.stopped()) {
+            break;
+        }
+        let mut searcher = match &control {
+            Some(c) => Searcher::with_control(16, c.clone()),
+            None => Searcher::new(16),
+        };
         let limits = Limits {
             depth: Some(depth),
             multipv: 1,

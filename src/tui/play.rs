@@ -59,10 +59,11 @@ impl<R: BufRead> Input<R> {
     fn line(&mut self, prompt: &str) -> Option<String> {
         print!("{prompt}");
         let _ = std::io::stdout().flush();
-        let mut s = String::new();
-        match self.reader.read_line(&mut s) {
+        // Read bytes, not a String: a line that is not UTF-8 is an unknown command, not the end.
+        let mut buf = Vec::new();
+        match self.reader.read_until(b'\n', &mut buf) {
             Ok(0) | Err(_) => None,
-            Ok(_) => Some(s.trim().to_string()),
+            Ok(_) => Some(String::from_utf8_lossy(&buf).trim().to_string()),
         }
     }
 }

@@ -175,6 +175,25 @@ fn number<T: std::str::FromStr>(key: &str, v: Option<&&str>) -> Result<T, UciErr
         .ok_or_else(|| UciError::Syntax(format!("go {key} needs a number")))
 }
 
+/// A whole number of any size, saturated into ±2^40 (times) or 0..2^40 (counts): a GUI that
+/// sends `wtime 99999999999999999999` means "a lot", not an error.
+fn bounded(key: &str, v: Option<&&str>) -> Result<i64, UciError> {
+    const LIMIT: i64 = crate::search::time::MAX_CLOCK_MS;
+    let s = v.ok_or_else(|| UciError::Syntax(format!("go {key} needs a number")))?;
+    let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(UciError::Syntax(format!(
+            "go {key} needs a number, not {s:?}"
+        )));
+    }
+    let magnitude = digits.parse::<i64>().unwrap_or(i64::MAX).min(LIMIT);
+    Ok(if s.starts_with('-') {
+        -magnitude
+    } else {
+        magnitude
+    })
+}
+
 fn parse_go(words: &[&str]) -> Result<Command, UciError> {
     let mut g = GoArgs::default();
     let mut i = 0;
@@ -199,7 +218,7 @@ fn parse_go(words: &[&str]) -> Result<Command, UciError> {
             }
             "depth" | "nodes" | "mate" | "movetime" | "wtime" | "btime" | "winc" | "binc"
             | "movestogo" => {
-                let n: i64 = number(key, val)?;
+                let n = bounded(key, val)?;
                 let pos = |n: i64| n.max(0) as u64;
                 match key {
                     "depth" => g.depth = Some(pos(n).min(1000) as u32),

@@ -5,7 +5,7 @@
 
 pub mod command;
 
-use crate::chess::perft::perft;
+use crate::chess::perft::perft_until;
 use crate::chess::Game;
 use crate::search::{Bound, Limits, Report, SearchControl, SearchInfo, Searcher};
 use command::{parse, Command, GoArgs};
@@ -185,16 +185,34 @@ impl Engine {
                 }
             }
             Command::Perft(depth) => {
-                let board = *self.game.board();
-                let mut total = 0;
-                for &m in board.legal_moves().iter() {
-                    let n = perft(&board.make_move(m), depth.saturating_sub(1));
-                    total += n;
-                    send(&format!("{m}: {n}"));
+                if self.searching() {
+                    send("info string cannot run perft during a search");
+                } else {
+                    let board = *self.game.board();
+                    self.background(move |control| {
+                        let mut total = 0;
+                        for &m in board.legal_moves().iter() {
+                            let stopped = || control.stopped();
+                            match perft_until(
+                                &board.make_move(m),
+                                depth.saturating_sub(1),
+                                &stopped,
+                            ) {
+                                Some(n) => {
+                                    total += n;
+                                    send(&format!("{m}: {n}"));
+                                }
+                                None => {
+                                    send("info string perft stopped");
+                                    return;
+                                }
+                            }
+                        }
+                        send("");
+                        send(&format!("Nodes searched: {total}"));
+                        send("");
+                    });
                 }
-                send("");
-                send(&format!("Nodes searched: {total}"));
-                send("");
             }
             Command::Stop => {
                 if self.searching() {
@@ -229,10 +247,10 @@ impl Engine {
                 if self.searching() {
                     send("info string cannot bench during a search");
                 } else {
-                    crate::tools::bench::run(
-                        depth.unwrap_or(crate::tools::bench::DEFAULT_DEPTH),
-                        &mut |l| send(l),
-                    );
+                    let depth = depth.unwrap_or(crate::tools::bench::DEFAULT_DEPTH);
+                    self.background(move |control| {
+                        crate::tools::bench::run_until(depth, Some(control), &mut |l| send(l));
+                    });
                 }
             }
         }
@@ -321,6 +339,19 @@ impl Engine {
         }
     }
 
+    /// Runs a long command (perft, bench) off the input thread, so that `isready` is answered
+    /// at once and `stop` or `quit` end it; it counts as a search while it runs.
+    fn background(&mut self, job: impl FnOnce(Arc<SearchControl>) + Send + 'static) {
+        self.control.reset();
+        let control = Arc::clone(&self.control);
+        let done = Arc::clone(&self.done);
+        done.store(false, std::sync::atomic::Ordering::SeqCst);
+        self.search = Some(std::thread::spawn(move || {
+            job(control);
+            done.store(true, std::sync::atomic::Ordering::SeqCst);
+        }));
+    }
+
     fn go(&mut self, args: &GoArgs) {
         let game = self.game.clone();
         let limits: Limits = args.limits(game.board(), self.options.multipv);
@@ -376,14 +407,21 @@ pub fn run() {
     let (tx, rx) = mpsc::channel::<Option<String>>();
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
-        for line in stdin.lock().lines() {
-            match line {
-                Ok(l) => {
-                    if tx.send(Some(l)).is_err() {
+        let mut input = stdin.lock();
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match input.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    // Bytes that are not UTF-8 make a line the parser refuses with an
+                    // `info string`; they must not end the session.
+                    let line = String::from_utf8_lossy(&buf);
+                    let line = line.trim_end_matches(['\n', '\r']).to_string();
+                    if tx.send(Some(line)).is_err() {
                         return;
                     }
                 }
-                Err(_) => break,
             }
         }
         let _ = tx.send(None);

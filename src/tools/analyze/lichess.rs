@@ -279,7 +279,8 @@ mod tests {
             moves: 3,
         };
         assert_eq!(win_percent(mate), win_percent(Eval::Cp(-1000)));
-        assert!(close(win_percent(Eval::Cp(1000)), 97.5458, 1e-3));
+        // cp 1000: e^−3.68208 = 0.0251695, 2/1.0251695 = 1.9508949 → 97.5447.
+        assert!(close(win_percent(Eval::Cp(1000)), 97.5447, 1e-3));
     }
 
     #[test]

@@ -586,15 +586,15 @@ mod tests {
 
     #[test]
     fn a_hung_queen_is_a_blunder_and_the_other_side_is_more_accurate() {
-        // 3. Qh5?? walks into ...Nxh5? No: 3. Qg4?? hangs the queen to the bishop on c8.
+        // 2. Qg4?? puts the queen where the bishop on c8 takes it.
         let pgn =
-            "[White \"Hanger\"]\n[Black \"Taker\"]\n\n1. e4 e5 2. Nf3 d6 3. Qg4?? Bxg4 4. d4 Nc6 *";
+            "[White \"Hanger\"]\n[Black \"Taker\"]\n\n1. e4 d6 2. Qg4?? Bxg4 3. d4 Nf6 4. Nc3 e6 *";
         let (game, report) = analyse(pgn, 8);
         assert!(report.complete);
-        let qg4 = &report.moves[4];
+        let qg4 = &report.moves[2];
         assert_eq!(qg4.san, "Qg4");
         assert_eq!(qg4.judgement, Some("blunder"), "{qg4:?}");
-        assert_eq!(report.moves[5].judgement, None);
+        assert_eq!(report.moves[3].judgement, None);
         let (w, b) = (
             report.white.accuracy.unwrap(),
             report.black.accuracy.unwrap(),
@@ -608,7 +608,7 @@ mod tests {
         // The annotated game reads back with the same moves.
         let again = crate::chess::pgn::read_games(&annotated).remove(0).unwrap();
         assert_eq!(again.main_line().moves(), game.main_line().moves());
-        assert!(again.moves[4].variations.len() == 1);
+        assert_eq!(again.moves[2].variations.len(), 1);
     }
 
     #[test]
