@@ -36,6 +36,10 @@ enum Command {
         /// Draw pieces as letters instead of Unicode glyphs.
         #[arg(long)]
         ascii: bool,
+        /// Continue a saved game: FILE.pgn, or without a value the last game saved after a move.
+        #[arg(long, value_name = "FILE", conflicts_with = "fen")]
+        #[allow(clippy::option_option)]
+        resume: Option<Option<std::path::PathBuf>>,
     },
     /// Speak the UCI protocol on standard input/output (for chess GUIs).
     Uci,
@@ -551,8 +555,9 @@ fn main() -> ExitCode {
             movetime,
             fen,
             ascii,
+            resume,
         }) => {
-            use fianchetto::tui::play::{Human, Strength};
+            use fianchetto::tui::play::{Human, Resume, Strength};
             let human = side.map(|s| match s.as_str() {
                 "white" => Human::White,
                 "black" => Human::Black,
@@ -566,6 +571,7 @@ fn main() -> ExitCode {
                 strength,
                 fen,
                 ascii,
+                resume: resume.map(|p| p.map_or(Resume::Last, Resume::File)),
             };
             match fianchetto::tui::run(opts) {
                 Ok(()) => ExitCode::SUCCESS,

@@ -13,7 +13,12 @@ fn temp_dir(name: &str) -> PathBuf {
 
 fn start(dir: &PathBuf, args: &[&str]) -> PtySession {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_fianchetto"));
-    cmd.args(args).current_dir(dir).env("NO_COLOR", "1");
+    // Autosaves go beside the test's folder, never into the real home.
+    let data = PathBuf::from(format!("{}-data", dir.display()));
+    cmd.args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env("XDG_DATA_HOME", data);
     spawn_command(cmd, Some(20_000)).expect("spawn in a pty")
 }
 
@@ -222,4 +227,104 @@ fn ctrl_c_saves_the_game() {
         .filter_map(|e| e.ok())
         .collect();
     assert_eq!(files.len(), 1);
+}
+
+fn start_with_data(dir: &PathBuf, data: &PathBuf, args: &[&str]) -> PtySession {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fianchetto"));
+    cmd.args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env("XDG_DATA_HOME", data);
+    spawn_command(cmd, Some(20_000)).expect("spawn in a pty")
+}
+
+fn signal(p: &PtySession, sig: &str) {
+    let pid = p.process.child_pid.to_string();
+    let ok = Command::new("kill").args([sig, &pid]).status().unwrap();
+    assert!(ok.success());
+}
+
+fn pgn_files(dir: &std::path::Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .map(|r| {
+            r.filter_map(|e| e.ok())
+                .filter(|e| e.path().extension().is_some_and(|x| x == "pgn"))
+                .map(|e| std::fs::read_to_string(e.path()).unwrap())
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+#[test]
+fn hangup_and_terminate_save_the_game() {
+    for sig in ["-HUP", "-TERM", "-INT"] {
+        let dir = temp_dir(&format!("sig{}", &sig[1..]));
+        let data = dir.join("data");
+        let mut p = start_with_data(&dir, &data, &["play", "--as", "white", "--depth", "1"]);
+        p.exp_string("White to move>").unwrap();
+        p.send_line("e4").unwrap();
+        p.exp_string("Fianchetto plays").unwrap();
+        p.exp_string("White to move>").unwrap();
+        signal(&p, sig);
+        if sig != "-HUP" {
+            // After a hang-up nobody reads the terminal; otherwise the path is shown.
+            p.exp_string("Game saved to").unwrap();
+        }
+        finish(&mut p);
+        let saved = pgn_files(&dir);
+        assert_eq!(saved.len(), 1, "{sig}: {saved:?}");
+        assert!(saved[0].contains("1. e4 "), "{sig}: {}", saved[0]);
+        let auto = pgn_files(&data.join("fianchetto"));
+        assert_eq!(auto.len(), 1, "{sig}");
+        assert!(auto[0].contains("[FianchettoSide \"white\"]"));
+    }
+}
+
+#[test]
+fn kill_9_loses_nothing_and_resume_continues() {
+    let dir = temp_dir("resume");
+    let data = dir.join("data");
+    let mut p = start_with_data(&dir, &data, &["play", "--as", "black", "--depth", "1"]);
+    p.exp_string("Fianchetto plays").unwrap();
+    p.exp_string("Black to move>").unwrap();
+    p.send_line("e5").unwrap();
+    p.exp_string("Fianchetto plays").unwrap();
+    p.exp_string("Black to move>").unwrap();
+    signal(&p, "-KILL");
+    let _ = p.exp_eof();
+    let auto = pgn_files(&data.join("fianchetto"));
+    assert_eq!(auto.len(), 1);
+    assert!(
+        auto[0].contains("[FianchettoStrength \"depth 1\"]"),
+        "{}",
+        auto[0]
+    );
+    assert!(auto[0].contains(" e5 2. "), "{}", auto[0]);
+    // `--resume` alone picks that game up with the same side and strength: no menus.
+    let mut p = start_with_data(&dir, &data, &["play", "--resume"]);
+    p.exp_string("(3 moves played)").unwrap();
+    p.exp_string("Black to move>").unwrap();
+    p.send_line("Nc6").unwrap();
+    p.exp_string("Fianchetto plays").unwrap();
+    p.exp_string("Black to move>").unwrap();
+    p.send_line("quit").unwrap();
+    finish(&mut p);
+    let auto = pgn_files(&data.join("fianchetto"));
+    assert_eq!(auto.len(), 1, "the resumed game keeps its file");
+    assert!(
+        auto[0].contains(" e5 2. ") && auto[0].contains(" Nc6 3. "),
+        "{}",
+        auto[0]
+    );
+    // A file given by name resumes too; a broken one is refused with a message.
+    let bad = dir.join("bad.pgn");
+    std::fs::write(&bad, "1. e4 e5 2. Ke3").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_fianchetto"))
+        .args(["play", "--resume", bad.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("Ke3"));
 }

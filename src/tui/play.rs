@@ -5,6 +5,7 @@ use crate::chess::{Board, Color, Game, Move, Outcome};
 use crate::eval::evaluate;
 use crate::search::{Limits, Report, Searcher};
 use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -48,6 +49,118 @@ pub struct PlayOptions {
     pub fen: Option<String>,
     /// Letters instead of glyphs.
     pub ascii: bool,
+    /// Continue a saved game instead of starting one.
+    pub resume: Option<Resume>,
+}
+
+/// Which saved game to continue.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Resume {
+    /// The most recently saved game in the data folder.
+    Last,
+    /// A PGN file (its first game).
+    File(PathBuf),
+}
+
+/// Where games are saved after every move: `$XDG_DATA_HOME/fianchetto`, else
+/// `~/.local/share/fianchetto`; `None` when neither variable is set.
+pub fn data_dir() -> Option<PathBuf> {
+    let nonempty = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+    nonempty("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| nonempty("HOME").map(|h| PathBuf::from(h).join(".local/share")))
+        .map(|d| d.join("fianchetto"))
+}
+
+/// Writes `text` to `path` so that a reader (or a crash) sees the old file or the new one, never
+/// half of one: write a temporary file beside it, then rename it over.
+fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    let tmp = path.with_extension("pgn.tmp");
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path)
+}
+
+impl Strength {
+    /// `depth 4` or `movetime 1000`, as the saved game's tag writes it.
+    fn tag(self) -> String {
+        match self {
+            Strength::Depth(d) => format!("depth {d}"),
+            Strength::Movetime(ms) => format!("movetime {ms}"),
+        }
+    }
+
+    fn from_tag(t: &str) -> Option<Strength> {
+        let (kind, n) = t.trim().split_once(' ')?;
+        match kind {
+            "depth" => n
+                .parse()
+                .ok()
+                .filter(|d| (1..=64).contains(d))
+                .map(Strength::Depth),
+            "movetime" => n
+                .parse()
+                .ok()
+                .filter(|ms| (1..=3_600_000).contains(ms))
+                .map(Strength::Movetime),
+            _ => None,
+        }
+    }
+}
+
+impl Human {
+    fn tag(self) -> &'static str {
+        match self {
+            Human::White => "white",
+            Human::Black => "black",
+            Human::Nobody => "none",
+        }
+    }
+
+    fn from_tag(t: &str) -> Option<Human> {
+        match t {
+            "white" => Some(Human::White),
+            "black" => Some(Human::Black),
+            "none" => Some(Human::Nobody),
+            _ => None,
+        }
+    }
+}
+
+/// A game read back for `--resume`: the moves, and the side and strength it was played with.
+struct Saved {
+    game: Game,
+    human: Option<Human>,
+    strength: Option<Strength>,
+    path: PathBuf,
+}
+
+fn load_saved(which: &Resume) -> Result<Saved, String> {
+    let path = match which {
+        Resume::File(p) => p.clone(),
+        Resume::Last => {
+            let dir = data_dir().ok_or("no data folder (set HOME or XDG_DATA_HOME)")?;
+            std::fs::read_dir(&dir)
+                .map_err(|e| format!("{}: {e}", dir.display()))?
+                .filter_map(|e| e.ok())
+                .filter(|e| e.path().extension().is_some_and(|x| x == "pgn"))
+                .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+                .max()
+                .map(|(_, p)| p)
+                .ok_or_else(|| format!("no saved game in {}", dir.display()))?
+        }
+    };
+    let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let pgn = crate::chess::pgn::read_games_bytes(&bytes)
+        .into_iter()
+        .next()
+        .ok_or_else(|| format!("{}: no game in the file", path.display()))?
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Saved {
+        game: pgn.main_line(),
+        human: pgn.tag("FianchettoSide").and_then(Human::from_tag),
+        strength: pgn.tag("FianchettoStrength").and_then(Strength::from_tag),
+        path,
+    })
 }
 
 /// Line input with end-of-input reported as `None`.
@@ -98,8 +211,34 @@ fn names(human: Human) -> (&'static str, &'static str) {
     }
 }
 
+/// The game as PGN, with the side and strength it is played with, so that `--resume` can
+/// continue it as it was.
+fn game_pgn(game: &Game, human: Human, strength: Strength) -> String {
+    let (w, b) = names(human);
+    let mut pgn = crate::chess::pgn::PgnGame::from_game(game);
+    for (k, v) in [
+        ("Event", "Fianchetto game".to_string()),
+        ("Site", "?".to_string()),
+        ("Date", pgn_date()),
+        ("Round", "-".to_string()),
+        ("White", w.to_string()),
+        ("Black", b.to_string()),
+        ("Result", pgn.result.clone()),
+        ("FianchettoSide", human.tag().to_string()),
+        ("FianchettoStrength", strength.tag()),
+    ] {
+        pgn.set_tag(k, &v);
+    }
+    pgn.to_pgn()
+}
+
 /// Writes the game as PGN to `path` (or a fresh timestamped file) and returns the path.
-fn save_pgn(game: &Game, human: Human, path: Option<&str>) -> std::io::Result<String> {
+fn save_pgn(
+    game: &Game,
+    human: Human,
+    strength: Strength,
+    path: Option<&str>,
+) -> std::io::Result<String> {
     let path = match path {
         Some(p) => p.to_string(),
         None => {
@@ -113,9 +252,17 @@ fn save_pgn(game: &Game, human: Human, path: Option<&str>) -> std::io::Result<St
             )
         }
     };
-    let (w, b) = names(human);
-    std::fs::write(&path, game.to_pgn(w, b, &pgn_date()))?;
+    std::fs::write(&path, game_pgn(game, human, strength))?;
     Ok(path)
+}
+
+/// What the signal handler and the autosave need to know about the game in play.
+#[derive(Clone)]
+struct Shared {
+    game: Game,
+    human: Human,
+    strength: Strength,
+    autosave: Option<PathBuf>,
 }
 
 struct Session {
@@ -124,7 +271,8 @@ struct Session {
     strength: Strength,
     style: Style,
     searcher: Searcher,
-    shared: Arc<Mutex<(Game, Human)>>,
+    shared: Arc<Mutex<Shared>>,
+    autosave: Option<PathBuf>,
     last_eval: Option<i32>,
 }
 
@@ -154,9 +302,24 @@ impl Session {
         l
     }
 
+    /// Shares the game with the signal handler and saves it in the data folder, after every
+    /// move and command, so that even `kill -9` loses at most the move being made.
     fn sync(&self) {
         if let Ok(mut s) = self.shared.lock() {
-            *s = (self.game.clone(), self.human);
+            *s = Shared {
+                game: self.game.clone(),
+                human: self.human,
+                strength: self.strength,
+                autosave: self.autosave.clone(),
+            };
+        }
+        if let Some(path) = &self.autosave {
+            if !self.game.moves().is_empty() {
+                let text = game_pgn(&self.game, self.human, self.strength);
+                if let Err(e) = write_atomic(path, &text) {
+                    println!("Could not autosave to {}: {e}", path.display());
+                }
+            }
         }
     }
 
@@ -288,7 +451,12 @@ impl Session {
                 self.style.flipped = !self.style.flipped;
                 self.show();
             }
-            "pgn" => match save_pgn(&self.game, self.human, (!arg.is_empty()).then_some(arg)) {
+            "pgn" => match save_pgn(
+                &self.game,
+                self.human,
+                self.strength,
+                (!arg.is_empty()).then_some(arg),
+            ) {
                 Ok(p) => println!("Game saved to {p}"),
                 Err(e) => println!("Could not save the game: {e}"),
             },
@@ -374,24 +542,45 @@ fn choose_strength<R: BufRead>(input: &mut Input<R>) -> Option<Strength> {
     }
 }
 
-/// Runs the terminal game on standard input and output. Returns an error message for a bad `--fen`.
+/// A fresh autosave file in the data folder (created if needed), or `None` when there is none.
+fn new_autosave() -> Option<PathBuf> {
+    let dir = data_dir()?;
+    std::fs::create_dir_all(&dir).ok()?;
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    Some(dir.join(format!(
+        "game-{}-{}-{}.pgn",
+        pgn_date().replace('.', ""),
+        secs % 86_400,
+        std::process::id()
+    )))
+}
+
+/// Runs the terminal game on standard input and output. Returns an error message for a bad `--fen`
+/// or a saved game that cannot be read.
 pub fn run(opts: PlayOptions) -> Result<(), String> {
-    let start = match &opts.fen {
-        Some(f) => Board::from_fen(f).map_err(|e| format!("bad FEN: {e}"))?,
-        None => Board::startpos(),
+    let saved = opts.resume.as_ref().map(load_saved).transpose()?;
+    let start = match (&saved, &opts.fen) {
+        (Some(s), _) => *s.game.start(),
+        (None, Some(f)) => Board::from_fen(f).map_err(|e| format!("bad FEN: {e}"))?,
+        (None, None) => Board::startpos(),
     };
     let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         && std::io::stdout().is_terminal();
-    let shared = Arc::new(Mutex::new((Game::new(start), Human::White)));
+    let shared = Arc::new(Mutex::new(Shared {
+        game: Game::new(start),
+        human: Human::White,
+        strength: Strength::Depth(4),
+        autosave: None,
+    }));
     {
-        // Ctrl-C: save what was played so far, restore the terminal's colours, and leave.
+        // Ctrl-C, SIGTERM, SIGHUP: save what was played so far, restore the terminal's colours,
+        // and leave. After a hang-up the terminal is gone: nothing here may fail on writing.
         let shared = Arc::clone(&shared);
         let _ = ctrlc::set_handler(move || {
-            if std::io::stdout().is_terminal() {
-                print!("\x1b[0m");
-            }
             if let Ok(s) = shared.lock() {
-                save_on_exit(&s.0, s.1);
+                save_on_exit(&s);
             }
             std::process::exit(130);
         });
@@ -401,14 +590,28 @@ pub fn run(opts: PlayOptions) -> Result<(), String> {
         reader: stdin.lock(),
     };
     println!("=== Fianchetto ===");
-    let Some(human) = opts.human.or_else(|| choose_side(&mut input)) else {
+    if let Some(s) = &saved {
+        println!(
+            "Resuming {} ({} moves played).",
+            s.path.display(),
+            s.game.moves().len()
+        );
+    }
+    let human = opts.human.or(saved.as_ref().and_then(|s| s.human));
+    let Some(human) = human.or_else(|| choose_side(&mut input)) else {
         return Ok(());
     };
-    let Some(strength) = opts.strength.or_else(|| choose_strength(&mut input)) else {
+    let strength = opts.strength.or(saved.as_ref().and_then(|s| s.strength));
+    let Some(strength) = strength.or_else(|| choose_strength(&mut input)) else {
         return Ok(());
+    };
+    // A game resumed from the data folder goes on saving into its own file.
+    let autosave = match &saved {
+        Some(s) if data_dir().is_some_and(|d| s.path.starts_with(d)) => Some(s.path.clone()),
+        _ => new_autosave(),
     };
     let mut session = Session {
-        game: Game::new(start),
+        game: saved.map_or_else(|| Game::new(start), |s| s.game),
         human,
         strength,
         style: Style {
@@ -418,22 +621,23 @@ pub fn run(opts: PlayOptions) -> Result<(), String> {
         },
         searcher: Searcher::new(16),
         shared,
+        autosave,
         last_eval: None,
     };
     session.sync();
     println!("Type 'help' for commands.");
     loop {
         if !session.play(&mut input) {
-            save_on_exit(&session.game, human);
+            save_on_exit(&session.snapshot());
             return Ok(());
         }
         match input.line("Save the game as PGN? [y/N] ") {
             None => {
-                save_on_exit(&session.game, human);
+                save_on_exit(&session.snapshot());
                 return Ok(());
             }
             Some(a) if a.eq_ignore_ascii_case("y") || a.eq_ignore_ascii_case("yes") => {
-                match save_pgn(&session.game, human, None) {
+                match save_pgn(&session.game, human, strength, None) {
                     Ok(p) => println!("Game saved to {p}"),
                     Err(e) => println!("Could not save the game: {e}"),
                 }
@@ -444,6 +648,7 @@ pub fn run(opts: PlayOptions) -> Result<(), String> {
             Some(a) if a.eq_ignore_ascii_case("y") || a.eq_ignore_ascii_case("yes") => {
                 session.game = Game::new(start);
                 session.last_eval = None;
+                session.autosave = new_autosave();
                 session.searcher.clear();
                 session.sync();
             }
@@ -455,21 +660,42 @@ pub fn run(opts: PlayOptions) -> Result<(), String> {
     }
 }
 
-/// Saves an unfinished game on leaving so that nothing is lost, and says where.
-fn save_on_exit(game: &Game, human: Human) {
-    if std::io::stdout().is_terminal() {
-        // Leave the terminal in its default colours whatever was drawn last.
-        print!("\x1b[0m");
+impl Session {
+    fn snapshot(&self) -> Shared {
+        Shared {
+            game: self.game.clone(),
+            human: self.human,
+            strength: self.strength,
+            autosave: self.autosave.clone(),
+        }
     }
-    if game.moves().is_empty() {
-        println!("\nGoodbye.");
+}
+
+/// Saves an unfinished game on leaving so that nothing is lost, and says where. Saving comes
+/// first and nothing panics on a closed terminal (after SIGHUP every write fails).
+fn save_on_exit(s: &Shared) {
+    let mut out = std::io::stdout();
+    if s.game.moves().is_empty() {
+        let _ = writeln!(out, "\nGoodbye.");
         return;
     }
-    match save_pgn(game, human, None) {
-        Ok(p) => println!("\nGame saved to {p}"),
-        Err(e) => println!("\nCould not save the game: {e}"),
+    let saved = save_pgn(&s.game, s.human, s.strength, None);
+    if out.is_terminal() {
+        // Leave the terminal in its default colours whatever was drawn last.
+        let _ = write!(out, "\x1b[0m");
     }
-    let _ = std::io::stdout().flush();
+    let _ = match saved {
+        Ok(p) => writeln!(out, "\nGame saved to {p}"),
+        Err(e) => writeln!(out, "\nCould not save the game: {e}"),
+    };
+    if let Some(a) = &s.autosave {
+        let _ = writeln!(
+            out,
+            "(also kept in {}; resume with 'fianchetto play --resume')",
+            a.display()
+        );
+    }
+    let _ = out.flush();
 }
 
 #[cfg(test)]
