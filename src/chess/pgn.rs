@@ -683,6 +683,12 @@ impl PgnGame {
                 line.push(' ');
             }
             line.push_str(&w);
+            // A `;` comment runs to the end of its line.
+            if w.starts_with(';') {
+                s.push_str(&line);
+                s.push('\n');
+                line.clear();
+            }
         }
         s.push_str(&line);
         s.push('\n');
@@ -692,6 +698,12 @@ impl PgnGame {
 
 fn comment_words(comments: &[String], out: &mut Vec<String>) {
     for c in comments {
+        if c.contains('}') {
+            // A brace comment cannot hold '}' (a `;` comment read it): write it as one again,
+            // and the writer ends the line after it.
+            out.push(format!(";{c}"));
+            continue;
+        }
         // Words to wrap between, except inside a `[%command …]`, which stays on one line for
         // readers that look for it with a simple pattern.
         let mut atoms: Vec<String> = Vec::new();
@@ -822,6 +834,14 @@ mod tests {
         let out = g.to_pgn();
         assert!(out.lines().all(|l| l.chars().count() <= 79), "{out}");
         assert_eq!(one(&out), g);
+    }
+
+    #[test]
+    fn a_rest_of_line_comment_with_braces_round_trips() {
+        // Found by fuzzing: written as a brace comment, its '}' ended it early.
+        let g = one("1. e4 ; a {braced} remark\n e5 *");
+        assert_eq!(g.moves[0].comments, vec!["a {braced} remark".to_string()]);
+        assert_eq!(one(&g.to_pgn()), g);
     }
 
     #[test]
