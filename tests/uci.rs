@@ -470,3 +470,29 @@ fn perft_and_bench_leave_the_input_thread_free() {
     e.expect("readyok", SEC);
     e.quit();
 }
+
+#[test]
+fn a_hash_larger_than_the_machine_is_refused() {
+    let total_mib = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            let l = m.lines().find(|l| l.starts_with("MemTotal:"))?.to_string();
+            l.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .map(|kib| kib / 1024);
+    // Only where the machine is smaller than the option's maximum (64 GiB) can it be shown.
+    let Some(total) = total_mib.filter(|&t| t < 65_536) else {
+        return;
+    };
+    let mut e = Engine::start();
+    e.send(&format!(
+        "setoption name Hash value {}",
+        (total + 1024).min(65_536)
+    ));
+    let (msg, _) = e.expect("info string", 5 * SEC);
+    assert!(msg.contains("cannot allocate"), "{msg}");
+    e.send("position startpos");
+    e.send("go depth 6");
+    e.expect("bestmove", 10 * SEC);
+    e.quit();
+}

@@ -181,8 +181,10 @@ impl Searcher {
             }
             None => {
                 self.tt = tt::TransTable::new(16.min(mib));
+                let avail = tt::available_mib()
+                    .map_or(String::new(), |a| format!(" (about {a} MiB are free)"));
                 Err(format!(
-                    "cannot allocate {mib} MiB for the hash table; using {} MiB",
+                    "cannot allocate {mib} MiB for the hash table{avail}; using {} MiB",
                     16.min(mib)
                 ))
             }

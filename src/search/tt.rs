@@ -89,9 +89,23 @@ pub struct TransTable {
     generation: u8,
 }
 
+/// Memory the system can give without swapping (Linux's `MemAvailable`), in MiB; `None` where
+/// it cannot be read.
+pub fn available_mib() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
 impl TransTable {
     /// A table of about `mib` mebibytes, or `None` if the memory cannot be had.
     pub fn try_new(mib: usize) -> Option<TransTable> {
+        // The allocator would grant more than the machine has (pages are only taken when
+        // touched), and filling it would then get the process killed: refuse it up front.
+        if available_mib().is_some_and(|avail| mib > avail) {
+            return None;
+        }
         let bytes = mib.clamp(1, 1 << 16) * 1024 * 1024;
         let buckets = (bytes / (BUCKET * 16)).max(1);
         // Seven spare words leave room to align the first bucket.
