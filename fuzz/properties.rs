@@ -41,11 +41,10 @@ pub fn san(data: &[u8]) {
     // `expect`: the four positions above are valid FENs.
     let board = Board::from_fen(FENS[usize::from(which) % FENS.len()]).expect("valid FEN");
     let text = String::from_utf8_lossy(rest);
-    for parsed in [board.parse_san(&text).ok(), board.parse_move(&text).ok()] {
-        if let Some(m) = parsed {
-            assert!(board.legal_moves().contains(m));
-            assert_eq!(board.parse_san(&board.san(m)), Ok(m));
-        }
+    let parsed = [board.parse_san(&text).ok(), board.parse_move(&text).ok()];
+    for m in parsed.into_iter().flatten() {
+        assert!(board.legal_moves().contains(m));
+        assert_eq!(board.parse_san(&board.san(m)), Ok(m));
     }
 }
 

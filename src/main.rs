@@ -307,13 +307,10 @@ fn main() -> ExitCode {
                 max_nodes,
                 threads: threads.max(1),
             };
-            match tools::perft::run(&args) {
+            match tools::perft::run(&args, &mut |l| println!("{l}")) {
                 Ok(true) => ExitCode::SUCCESS,
                 Ok(false) => ExitCode::from(1),
-                Err(msg) => {
-                    eprintln!("error: {msg}");
-                    ExitCode::from(2)
-                }
+                Err(e) => fail(&e.to_string()),
             }
         }
         Some(Command::Bench { depth }) => {

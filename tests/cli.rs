@@ -42,7 +42,7 @@ fn perft_divide_like_stockfish() {
     assert!(o.status.success());
     let text = stdout(&o);
     assert!(text.lines().any(|l| l == "e1g1: 43"), "{text}");
-    assert!(text.ends_with("\nNodes searched: 2039\n"));
+    assert!(text.ends_with("\nNodes searched: 2039\n\n"), "{text:?}");
     assert_eq!(
         text.lines()
             .filter(|l| l.contains(": ") && !l.starts_with("Nodes"))

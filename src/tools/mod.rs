@@ -7,5 +7,6 @@ pub mod data;
 pub mod datagen;
 pub mod epd;
 pub mod eval;
+pub mod format;
 pub mod perft;
 pub mod train;

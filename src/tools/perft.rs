@@ -1,10 +1,77 @@
 //! The `perft` command: node counts per depth, divide, hash checking and suites.
 
+use super::format::{nps, thousands};
 use crate::chess::perft::{
-    divide, is_chess960_castling, parse_suite, perft_check_hash, perft_parallel,
+    is_chess960_castling, parse_suite, perft_check_hash, perft_parallel, perft_until, SuiteError,
 };
-use crate::chess::Board;
+use crate::chess::{Board, FenError};
 use std::time::Instant;
+use thiserror::Error;
+
+/// Why `perft` could not run (a wrong count is not an error: `run` returns `Ok(false)`).
+#[derive(Debug, Error)]
+pub enum PerftError {
+    /// The `--fen` position is not valid.
+    #[error("bad FEN: {0}")]
+    BadFen(FenError),
+    /// `--fen` without a depth.
+    #[error("give a depth with --fen (e.g. perft 5 --fen ...)")]
+    NoDepth,
+    /// A depth of 0 or beyond what perft can finish.
+    #[error("depth {0} is out of range for perft (1 to 20)")]
+    Depth(u32),
+    /// The suite file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Read {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The suite file is malformed.
+    #[error("{path}: {source}")]
+    Suite {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        source: SuiteError,
+    },
+    /// A suite line's FEN is not valid.
+    #[error("{path}: line {line}: bad FEN: {source}")]
+    SuiteFen {
+        /// The file.
+        path: String,
+        /// The line.
+        line: usize,
+        /// What is wrong.
+        source: FenError,
+    },
+    /// Stopped before the count was complete.
+    #[error("perft stopped")]
+    Stopped,
+}
+
+/// Counts per root move, then the total, as Stockfish prints them (`e2e4: 600`, a blank line,
+/// `Nodes searched: 8902`, a blank line). The one implementation behind the command's
+/// `--divide` and UCI's `go perft`; gives up with `Stopped` soon after `stopped` says so.
+pub fn divide_report(
+    board: &Board,
+    depth: u32,
+    stopped: &dyn Fn() -> bool,
+    out: &mut dyn FnMut(&str),
+) -> Result<u64, PerftError> {
+    let mut total = 0;
+    for &m in board.legal_moves().iter() {
+        let n = perft_until(&board.make_move(m), depth.saturating_sub(1), stopped)
+            .ok_or(PerftError::Stopped)?;
+        total += n;
+        out(&format!("{m}: {n}"));
+    }
+    out("");
+    out(&format!("Nodes searched: {total}"));
+    out("");
+    Ok(total)
+}
 
 /// Options of the `perft` command.
 #[derive(Debug, Clone, Default)]
@@ -25,59 +92,32 @@ pub struct PerftArgs {
     pub threads: usize,
 }
 
-fn nps(nodes: u64, secs: f64) -> f64 {
-    if secs > 0.0 {
-        nodes as f64 / secs
-    } else {
-        0.0
-    }
-}
-
-/// Groups digits in threes: 445100 → "445,100".
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// Runs the command; `Err` is a one-line message for bad input (exit status 2), and
+/// Runs the command, writing through `out`; `Err` is bad input (exit status 2), and
 /// `Ok(false)` means a count did not match (exit status 1).
-pub fn run(args: &PerftArgs) -> Result<bool, String> {
+pub fn run(args: &PerftArgs, out: &mut dyn FnMut(&str)) -> Result<bool, PerftError> {
     if let Some(path) = &args.suite {
-        return run_suite(path, args.max_nodes.unwrap_or(10_000_000), args.threads);
+        return run_suite(
+            path,
+            args.max_nodes.unwrap_or(10_000_000),
+            args.threads,
+            out,
+        );
     }
     let board = match &args.fen {
-        Some(f) => Board::from_fen(f).map_err(|e| format!("bad FEN: {e}"))?,
+        Some(f) => Board::from_fen(f).map_err(PerftError::BadFen)?,
         None => Board::startpos(),
     };
     let Some(depth) = args.depth else {
         if args.fen.is_some() {
-            return Err("give a depth with --fen (e.g. perft 5 --fen ...)".to_string());
+            return Err(PerftError::NoDepth);
         }
-        return Ok(self_check(args.threads));
+        return Ok(self_check(args.threads, out));
     };
-    if depth == 0 {
-        return Err("depth must be at least 1".to_string());
-    }
-    if depth > 20 {
-        return Err(format!("depth {depth} is too deep for perft (at most 20)"));
+    if depth == 0 || depth > 20 {
+        return Err(PerftError::Depth(depth));
     }
     if args.divide {
-        let start = Instant::now();
-        let mut total = 0;
-        for (m, n) in divide(&board, depth) {
-            println!("{m}: {n}");
-            total += n;
-        }
-        println!();
-        println!("Nodes searched: {total}");
-        eprintln!("time {:.3}s", start.elapsed().as_secs_f64());
+        divide_report(&board, depth, &|| false, out)?;
         return Ok(true);
     }
     for d in 1..=depth {
@@ -86,7 +126,7 @@ pub fn run(args: &PerftArgs) -> Result<bool, String> {
             match perft_check_hash(&board, d) {
                 Ok(n) => n,
                 Err(e) => {
-                    println!("HASH MISMATCH at depth {d}: {e}");
+                    out(&format!("HASH MISMATCH at depth {d}: {e}"));
                     return Ok(false);
                 }
             }
@@ -94,20 +134,20 @@ pub fn run(args: &PerftArgs) -> Result<bool, String> {
             perft_parallel(&board, d, args.threads)
         };
         let secs = start.elapsed().as_secs_f64();
-        println!(
+        out(&format!(
             "Depth {d}: {} nodes {:.3}s ({:.1} Mnps){}",
             nodes,
             secs,
             nps(nodes, secs) / 1e6,
             if args.check_hash { " [hash ok]" } else { "" }
-        );
+        ));
     }
     Ok(true)
 }
 
 const START_COUNTS: [u64; 6] = [20, 400, 8902, 197_281, 4_865_609, 119_060_324];
 
-fn self_check(threads: usize) -> bool {
+fn self_check(threads: usize, out: &mut dyn FnMut(&str)) -> bool {
     let board = Board::startpos();
     let mut all = true;
     for (i, &expected) in START_COUNTS.iter().enumerate() {
@@ -117,37 +157,54 @@ fn self_check(threads: usize) -> bool {
         let secs = start.elapsed().as_secs_f64();
         let ok = nodes == expected;
         all &= ok;
-        println!(
+        out(&format!(
             "Depth {d}: {nodes} nodes (expected {expected}) [{}] {secs:.2}s ({} nps)",
             if ok { "PASS" } else { "FAIL" },
             thousands(nps(nodes, secs) as u64)
-        );
+        ));
     }
     all
 }
 
-fn run_suite(path: &str, max_nodes: u64, threads: usize) -> Result<bool, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-    let entries = parse_suite(&text).map_err(|e| format!("{path}: {e}"))?;
+fn run_suite(
+    path: &str,
+    max_nodes: u64,
+    threads: usize,
+    out: &mut dyn FnMut(&str),
+) -> Result<bool, PerftError> {
+    let text = std::fs::read_to_string(path).map_err(|source| PerftError::Read {
+        path: path.to_string(),
+        source,
+    })?;
+    let entries = parse_suite(&text).map_err(|source| PerftError::Suite {
+        path: path.to_string(),
+        source,
+    })?;
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
     let (mut total_nodes, total_start) = (0u64, Instant::now());
     for e in &entries {
         let board = match Board::from_fen(&e.fen) {
             Ok(b) => b,
             Err(err) if is_chess960_castling(&e.fen, &err) => {
-                println!(
+                out(&format!(
                     "skip {:<28} Chess960 castling is not supported yet ({err})",
                     e.name
-                );
+                ));
                 skipped += 1;
                 continue;
             }
             Err(err) if matches!(err, crate::chess::FenError::TooManyPieces { .. }) => {
-                println!("skip {:<28} unreachable material: {err}", e.name);
+                out(&format!("skip {:<28} unreachable material: {err}", e.name));
                 skipped += 1;
                 continue;
             }
-            Err(err) => return Err(format!("{path}: line {}: bad FEN: {err}", e.line)),
+            Err(source) => {
+                return Err(PerftError::SuiteFen {
+                    path: path.to_string(),
+                    line: e.line,
+                    source,
+                })
+            }
         };
         let start = Instant::now();
         let mut nodes = 0;
@@ -174,25 +231,25 @@ fn run_suite(path: &str, max_nodes: u64, threads: usize) -> Result<bool, String>
         match bad {
             None => {
                 passed += 1;
-                println!(
+                out(&format!(
                     "ok   {:<28} {span:<7} {nodes:>12} nodes {secs:>7.3}s  {}",
                     e.name, e.fen
-                );
+                ));
             }
             Some((d, got, expected)) => {
                 failed += 1;
-                println!(
+                out(&format!(
                     "FAIL {:<28} depth {d}: {got} nodes, expected {expected}  {}",
                     e.name, e.fen
-                );
+                ));
             }
         }
     }
     let secs = total_start.elapsed().as_secs_f64();
-    println!(
+    out(&format!(
         "{passed} passed, {failed} failed, {skipped} skipped; {} nodes in {secs:.2}s ({:.1} Mnps)",
         thousands(total_nodes),
         nps(total_nodes, secs) / 1e6
-    );
+    ));
     Ok(failed == 0)
 }

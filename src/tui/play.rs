@@ -360,7 +360,7 @@ impl Session {
         let nps = (r.nodes as f64 / secs.max(1e-6)) as u64;
         let score = match r.score.mate_moves() {
             Some(n) => format!("mate {n}"),
-            None => format!("{:+.2}", self.white_view(r.score.0, side) as f64 / 100.0),
+            None => crate::tools::format::pawns(self.white_view(r.score.0, side)),
         };
         if !r.score.is_mate() {
             self.last_eval = Some(self.white_view(r.score.0, side));
@@ -369,8 +369,8 @@ impl Session {
         let text = format!(
             "{san} (score {score}, depth {}, {} nodes, {secs:.2} s, {} nps)",
             r.depth,
-            crate::tools::perft::thousands(r.nodes),
-            crate::tools::perft::thousands(nps)
+            crate::tools::format::thousands(r.nodes),
+            crate::tools::format::thousands(nps)
         );
         Some((m, text))
     }

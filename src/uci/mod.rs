@@ -5,7 +5,6 @@
 
 pub mod command;
 
-use crate::chess::perft::perft_until;
 use crate::chess::Game;
 use crate::search::{Bound, Limits, Report, SearchControl, SearchInfo, Searcher};
 use command::{parse, Command, GoArgs};
@@ -190,27 +189,14 @@ impl Engine {
                 } else {
                     let board = *self.game.board();
                     self.background(move |control| {
-                        let mut total = 0;
-                        for &m in board.legal_moves().iter() {
-                            let stopped = || control.stopped();
-                            match perft_until(
-                                &board.make_move(m),
-                                depth.saturating_sub(1),
-                                &stopped,
-                            ) {
-                                Some(n) => {
-                                    total += n;
-                                    send(&format!("{m}: {n}"));
-                                }
-                                None => {
-                                    send("info string perft stopped");
-                                    return;
-                                }
-                            }
+                        let stopped = || control.stopped();
+                        if crate::tools::perft::divide_report(&board, depth, &stopped, &mut |l| {
+                            send(l)
+                        })
+                        .is_err()
+                        {
+                            send("info string perft stopped");
                         }
-                        send("");
-                        send(&format!("Nodes searched: {total}"));
-                        send("");
                     });
                 }
             }
