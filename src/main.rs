@@ -357,7 +357,7 @@ fn main() -> ExitCode {
             };
             match tools::epd::run(&text, limit, hash.clamp(1, 65536), &mut |l| println!("{l}")) {
                 Ok(_) => ExitCode::SUCCESS,
-                Err(e) => fail(&e),
+                Err(e) => fail(&format!("{file}: {e}")),
             }
         }
         Some(Command::Datagen {

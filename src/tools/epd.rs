@@ -1,7 +1,36 @@
 //! `epd`: run a best-move test suite (`bm` / `am` operations in SAN or UCI).
 
-use crate::chess::{parse_epd, Game, Move};
+use crate::chess::{parse_epd, FenError, Game, Move, SanError};
 use crate::search::{Limits, Searcher};
+use thiserror::Error;
+
+/// A suite record that cannot be run, with its line (1-based).
+#[derive(Debug, Error)]
+pub enum EpdError {
+    /// The position is not valid.
+    #[error("line {line}: {source}")]
+    Fen {
+        /// The line.
+        line: usize,
+        /// What is wrong.
+        source: FenError,
+    },
+    /// A `bm` or `am` move is not legal there.
+    #[error("line {line}: {op} {text}: {source}")]
+    Move {
+        /// The line.
+        line: usize,
+        /// `bm` or `am`.
+        op: String,
+        /// The move as written.
+        text: String,
+        /// Why it was refused.
+        source: SanError,
+    },
+    /// Neither `bm` nor `am`: nothing to test.
+    #[error("line {0}: no bm or am operation")]
+    NoTarget(usize),
+}
 
 /// How much to search per position.
 #[derive(Clone, Copy, Debug)]
@@ -15,36 +44,42 @@ pub enum EpdLimit {
 }
 
 /// Runs every position of `text`; prints a line per position and `solved N/M`.
-/// Returns (solved, total) or a one-line error for a malformed record.
+/// Returns (solved, total), or the first malformed record.
 pub fn run(
     text: &str,
     limit: EpdLimit,
     hash_mib: usize,
     out: &mut dyn FnMut(&str),
-) -> Result<(usize, usize), String> {
+) -> Result<(usize, usize), EpdError> {
     let mut searcher = Searcher::new(hash_mib);
     let (mut solved, mut total) = (0, 0);
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() || line.trim_start().starts_with('#') {
             continue;
         }
-        let epd = parse_epd(line).map_err(|e| format!("line {}: {e}", i + 1))?;
+        let epd = parse_epd(line).map_err(|source| EpdError::Fen {
+            line: i + 1,
+            source,
+        })?;
         let board = epd.board;
-        let parse_list = |op: &str| -> Result<Vec<Move>, String> {
+        let parse_list = |op: &str| -> Result<Vec<Move>, EpdError> {
             epd.op(op)
                 .unwrap_or(&[])
                 .iter()
                 .map(|t| {
-                    board
-                        .parse_move(t)
-                        .map_err(|e| format!("line {}: {op} {t}: {e}", i + 1))
+                    board.parse_move(t).map_err(|source| EpdError::Move {
+                        line: i + 1,
+                        op: op.to_string(),
+                        text: t.clone(),
+                        source,
+                    })
                 })
                 .collect()
         };
         let bm = parse_list("bm")?;
         let am = parse_list("am")?;
         if bm.is_empty() && am.is_empty() {
-            return Err(format!("line {}: no bm or am operation", i + 1));
+            return Err(EpdError::NoTarget(i + 1));
         }
         let id = epd
             .op("id")
