@@ -674,7 +674,12 @@ impl PgnGame {
         words.push(self.result.clone());
         let mut line = String::new();
         for w in words {
-            if !line.is_empty() && line.chars().count() + 1 + w.chars().count() > 79 {
+            // A line that began with '%' would be read as an escape line: such a word stays on
+            // the line before, however long.
+            if !line.is_empty()
+                && line.chars().count() + 1 + w.chars().count() > 79
+                && !w.starts_with('%')
+            {
                 s.push_str(&line);
                 s.push('\n');
                 line.clear();
@@ -766,12 +771,16 @@ fn line_words(start: &Board, moves: &[PgnMove], out: &mut Vec<String>) {
             let mut inner = Vec::new();
             comment_words(&v.comments, &mut inner);
             line_words(&board, &v.moves, &mut inner);
+            // Parentheses join their neighbours, except a `;` comment's: it must stay first on
+            // its word and its line must end with it.
             match inner.first_mut() {
-                Some(w) => w.insert(0, '('),
-                None => inner.push("(".into()),
+                Some(w) if !w.starts_with(';') => w.insert(0, '('),
+                _ => inner.insert(0, "(".into()),
             }
-            if let Some(w) = inner.last_mut() {
-                w.push(')');
+            match inner.last_mut() {
+                Some(w) if !w.starts_with(';') && w != "(" => w.push(')'),
+                Some(w) if w == "(" => w.push(')'),
+                _ => inner.push(")".into()),
             }
             out.extend(inner);
         }
@@ -842,6 +851,19 @@ mod tests {
         let g = one("1. e4 ; a {braced} remark\n e5 *");
         assert_eq!(g.moves[0].comments, vec!["a {braced} remark".to_string()]);
         assert_eq!(one(&g.to_pgn()), g);
+    }
+
+    #[test]
+    fn line_comments_in_variations_and_percent_words_round_trip() {
+        // Found by fuzzing: a variation's `;` comment got the variation's parentheses glued on.
+        let g = one("1. e4 (; a {b} c\n 1. d4 ; end of it}\n) (; only}\n) e5 *");
+        assert_eq!(g.moves[0].variations.len(), 2);
+        assert_eq!(one(&g.to_pgn()), g);
+        let long = format!("1. e4 {{ {} %not-an-escape }} e5 *", "word ".repeat(15));
+        let g = one(&long);
+        let text = g.to_pgn();
+        assert!(text.lines().all(|l| !l.starts_with('%')), "{text}");
+        assert_eq!(one(&text), g);
     }
 
     #[test]
