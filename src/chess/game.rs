@@ -214,39 +214,6 @@ impl Game {
         }
         out.trim_end().to_string()
     }
-
-    /// The game as PGN with the seven-tag roster (plus FEN when not from the start position).
-    pub fn to_pgn(&self, white: &str, black: &str, date: &str) -> String {
-        let result = self.outcome().map_or("*", Outcome::result);
-        let mut s = String::new();
-        s.push_str("[Event \"Fianchetto game\"]\n[Site \"?\"]\n");
-        s.push_str(&format!("[Date \"{date}\"]\n[Round \"-\"]\n"));
-        s.push_str(&format!(
-            "[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n"
-        ));
-        let start_fen = self.start().to_fen();
-        if start_fen != super::fen::START_FEN {
-            s.push_str(&format!("[SetUp \"1\"]\n[FEN \"{start_fen}\"]\n"));
-        }
-        s.push('\n');
-        let body = format!("{} {result}", self.san_moves());
-        // Wrap at 80 columns as PGN export format asks.
-        let mut line = String::new();
-        for word in body.split_whitespace() {
-            if !line.is_empty() && line.len() + 1 + word.len() > 79 {
-                s.push_str(&line);
-                s.push('\n');
-                line.clear();
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(word);
-        }
-        s.push_str(&line);
-        s.push('\n');
-        s
-    }
 }
 
 #[cfg(test)]
@@ -270,8 +237,8 @@ mod tests {
                 winner: Color::Black
             })
         );
-        assert!(g
-            .to_pgn("a", "b", "2026.12.02")
+        assert!(super::super::pgn::PgnGame::from_game(&g)
+            .to_pgn()
             .contains("1. f3 e5 2. g4 Qh4# 0-1"));
     }
 

@@ -306,12 +306,7 @@ impl Session {
     /// move and command, so that even `kill -9` loses at most the move being made.
     fn sync(&self) {
         if let Ok(mut s) = self.shared.lock() {
-            *s = Shared {
-                game: self.game.clone(),
-                human: self.human,
-                strength: self.strength,
-                autosave: self.autosave.clone(),
-            };
+            *s = self.snapshot();
         }
         if let Some(path) = &self.autosave {
             if !self.game.moves().is_empty() {
