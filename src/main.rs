@@ -70,6 +70,10 @@ enum Command {
     Bench {
         /// Search depth (default 11).
         depth: Option<u32>,
+        /// Evaluate with an NNUE net: a file that `train` wrote, or `embedded` (default: the
+        /// hand-crafted evaluation, as the engine plays by default).
+        #[arg(long)]
+        net: Option<String>,
     },
     /// Print the static evaluation of a position: the network's, piece by piece, and the
     /// hand-crafted one term by term.
@@ -313,10 +317,20 @@ fn main() -> ExitCode {
                 Err(e) => fail(&e.to_string()),
             }
         }
-        Some(Command::Bench { depth }) => {
-            tools::bench::run(depth.unwrap_or(tools::bench::DEFAULT_DEPTH), &mut |l| {
-                println!("{l}")
-            });
+        Some(Command::Bench { depth, net }) => {
+            let net = match net.as_deref() {
+                None => None,
+                Some("embedded") => Some(fianchetto::eval::nnue::default_net()),
+                Some(path) => match fianchetto::eval::nnue::Network::load(path) {
+                    Ok(n) => Some(std::sync::Arc::new(n)),
+                    Err(e) => return fail(&format!("{path}: {e}")),
+                },
+            };
+            tools::bench::run(
+                depth.unwrap_or(tools::bench::DEFAULT_DEPTH),
+                net,
+                &mut |l| println!("{l}"),
+            );
             ExitCode::SUCCESS
         }
         Some(Command::Eval { fen, net }) => {

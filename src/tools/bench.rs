@@ -1,7 +1,9 @@
 //! `bench`: a fixed-depth search of 50 embedded positions, the signature of search behaviour.
 
 use crate::chess::{Board, Game};
+use crate::eval::nnue::Network;
 use crate::search::{Limits, Searcher};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The bench positions: openings, middlegames, tactics and endgames.
@@ -10,17 +12,19 @@ pub const POSITIONS: &str = include_str!("bench_positions.txt");
 /// The default bench depth.
 pub const DEFAULT_DEPTH: u32 = 11;
 
-/// Searches every position to `depth` with a fresh 16 MiB table; prints per position and a final
-/// `N nodes M nps` line. Returns (nodes, nps).
-pub fn run(depth: u32, out: &mut dyn FnMut(&str)) -> (u64, u64) {
-    run_until(depth, None, out)
+/// Searches every position to `depth` with a fresh 16 MiB table and the hand-crafted evaluation
+/// (`net` None) or that network; prints per position and a final `N nodes M nps` line. Returns
+/// (nodes, nps).
+pub fn run(depth: u32, net: Option<Arc<Network>>, out: &mut dyn FnMut(&str)) -> (u64, u64) {
+    run_until(depth, net, None, out)
 }
 
 /// `run` that a controller can interrupt: its searches use `control`, and no new position is
 /// started once it says stop. The totals so far are printed and returned.
 pub fn run_until(
     depth: u32,
-    control: Option<std::sync::Arc<crate::search::SearchControl>>,
+    net: Option<Arc<Network>>,
+    control: Option<Arc<crate::search::SearchControl>>,
     out: &mut dyn FnMut(&str),
 ) -> (u64, u64) {
     let depth = depth.clamp(1, 64);
@@ -40,6 +44,7 @@ pub fn run_until(
             Some(c) => Searcher::with_control(16, c.clone()),
             None => Searcher::new(16),
         };
+        searcher.set_net(net.clone());
         let limits = Limits {
             depth: Some(depth),
             multipv: 1,
@@ -71,9 +76,15 @@ mod tests {
         for fen in POSITIONS.lines() {
             Board::from_fen(fen).unwrap();
         }
-        let (a, _) = run(4, &mut |_| {});
-        let (b, _) = run(4, &mut |_| {});
+        let (a, _) = run(4, None, &mut |_| {});
+        let (b, _) = run(4, None, &mut |_| {});
         assert_eq!(a, b);
         assert!(a > 0);
+        // The network searches a different tree, and as deterministically.
+        let net = crate::eval::nnue::default_net();
+        let (c, _) = run(4, Some(net.clone()), &mut |_| {});
+        let (d, _) = run(4, Some(net), &mut |_| {});
+        assert_eq!(c, d);
+        assert_ne!(a, c);
     }
 }

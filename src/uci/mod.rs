@@ -234,8 +234,10 @@ impl Engine {
                     send("info string cannot bench during a search");
                 } else {
                     let depth = depth.unwrap_or(crate::tools::bench::DEFAULT_DEPTH);
+                    // Bench measures the evaluation the search would use now.
+                    let net = self.options.use_nnue.then(|| self.options.net.clone());
                     self.background(move |control| {
-                        crate::tools::bench::run_until(depth, Some(control), &mut |l| send(l));
+                        crate::tools::bench::run_until(depth, net, Some(control), &mut |l| send(l));
                     });
                 }
             }
