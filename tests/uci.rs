@@ -496,3 +496,40 @@ fn a_hash_larger_than_the_machine_is_refused() {
     e.expect("bestmove", 10 * SEC);
     e.quit();
 }
+
+#[test]
+fn threads_one_bestmove_per_go_and_no_resize_during_a_search() {
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 3");
+    e.send("position startpos moves e2e4 c7c5");
+    for i in 0..20u64 {
+        e.send("go infinite");
+        if i == 0 {
+            e.send("setoption name Threads value 2");
+            e.expect("info string cannot change Threads during a search", 5 * SEC);
+        }
+        std::thread::sleep(Duration::from_millis(i % 5 * 7));
+        e.send("stop");
+        let (line, _) = e.expect("bestmove", 5 * SEC);
+        assert!(line.len() > "bestmove ".len(), "{line}");
+    }
+    for _ in 0..10 {
+        e.send("go movetime 20");
+        e.expect("bestmove", 5 * SEC);
+    }
+    e.send("isready");
+    e.expect("readyok", SEC);
+    let later = e.drain(Duration::from_millis(200));
+    assert!(
+        !later.iter().any(|l| l.starts_with("bestmove")),
+        "{later:?}"
+    );
+    let bestmoves = e.seen.iter().filter(|l| l.starts_with("bestmove")).count();
+    assert_eq!(bestmoves, 30);
+    e.send("setoption name Threads value 5000");
+    e.expect("info string Threads 5000 out of range, using 1024", SEC);
+    e.send("setoption name Threads value 1");
+    e.send("go depth 6");
+    e.expect("bestmove", 5 * SEC);
+    e.quit();
+}

@@ -5,8 +5,10 @@ use super::score::{Score, INFINITY, MATE, MATE_BOUND};
 use super::see::see_ge;
 use super::time::TimeBudget;
 use super::tt::Bound;
-use super::{Limits, Report, SearchInfo, SearchResult, Searcher};
+use super::tt::TransTable;
+use super::{Limits, Report, SearchControl, SearchInfo, SearchResult, Searcher, ThreadData};
 use crate::chess::{insufficient_material, Board, Game, Move};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Late-move reduction table: ln(depth)·ln(moves)/2.2, a common shape.
@@ -20,9 +22,17 @@ fn lmr_table() -> Box<[[i32; 64]; 64]> {
     t
 }
 
-/// Per-search state: the searcher's tables plus counters, the path, and the PV table.
+/// One thread's state during a search: its tables, the shared table and flags, counters, the
+/// path, and the PV table.
 pub(super) struct Worker<'a> {
-    pub(super) s: &'a mut Searcher,
+    pub(super) t: &'a mut ThreadData,
+    pub(super) tt: &'a TransTable,
+    /// The flags this thread obeys: the user's for the main thread, the main thread's for helpers.
+    pub(super) control: &'a SearchControl,
+    /// Every thread's node count, published every 1024 nodes; this thread's is `counters[id]`.
+    pub(super) counters: &'a [AtomicU64],
+    /// 0 for the main thread.
+    pub(super) id: usize,
     pub(super) report: &'a mut dyn FnMut(&Report),
     pub(super) root_depth: i32,
     pub(super) limits: &'a Limits,
@@ -65,13 +75,14 @@ impl Worker<'_> {
             return false;
         }
         if let Some(n) = self.limits.nodes {
-            if self.nodes >= n {
+            if self.total_nodes() >= n {
                 self.stopped = true;
                 return true;
             }
         }
         if self.nodes & 1023 == 0 {
-            let control = &self.s.control;
+            self.counters[self.id].store(self.nodes, Ordering::Relaxed);
+            let control = self.control;
             if control.stopped() {
                 self.stopped = true;
             } else if control.pondering() {
@@ -90,6 +101,18 @@ impl Worker<'_> {
             }
         }
         self.stopped
+    }
+
+    /// Nodes searched by all threads: this one's exact count plus the others' last published.
+    fn total_nodes(&self) -> u64 {
+        if self.counters.len() == 1 {
+            return self.nodes;
+        }
+        let others: u64 = (self.counters.iter().enumerate())
+            .filter(|&(i, _)| i != self.id)
+            .map(|(_, c)| c.load(Ordering::Relaxed))
+            .sum();
+        self.nodes + others
     }
 
     fn is_repetition(&self, b: &Board) -> bool {
@@ -117,8 +140,8 @@ impl Worker<'_> {
     /// The static evaluation of `b`, the node at `ply` (NNUE or hand-crafted, as configured).
     #[inline]
     pub(super) fn evaluate(&mut self, b: &Board, ply: usize) -> i32 {
-        let s = &mut *self.s;
-        s.eval.evaluate(b, ply, &mut s.pawns)
+        let t = &mut *self.t;
+        t.eval.evaluate(b, ply, &mut t.pawns)
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -183,7 +206,7 @@ impl Worker<'_> {
         // A singular-extension search must not take (or leave) the answer of the full node.
         let skip = self.singular[ply];
         let hit = if skip == Move::NULL {
-            self.s.tt.probe(b.hash(), ply)
+            self.tt.probe(b.hash(), ply)
         } else {
             None
         };
@@ -207,7 +230,7 @@ impl Worker<'_> {
                 None => self.evaluate(b, ply),
             };
             let corrected = self
-                .s
+                .t
                 .heuristics
                 .corrected_eval(b.side_to_move(), pawn_key, raw);
             (raw, corrected)
@@ -229,7 +252,7 @@ impl Worker<'_> {
             {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 let nb = b.make_null_move();
-                self.s.eval.push_null(ply + 1);
+                self.t.eval.push_null(ply + 1);
                 self.path.push(b.hash());
                 self.prev[ply] = None;
                 let score = -self.negamax(
@@ -301,7 +324,7 @@ impl Worker<'_> {
 
         let prev = if ply > 0 { self.prev[ply - 1] } else { None };
         let context = self.context(ply);
-        if !self.pickers[ply].init(b, tt_move, ply, prev, context, &self.s.heuristics) {
+        if !self.pickers[ply].init(b, tt_move, ply, prev, context, &self.t.heuristics) {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
 
@@ -313,7 +336,7 @@ impl Worker<'_> {
         let mut quiets: [(Move, usize); 64] = [(Move::NULL, 0); 64];
         let mut n_quiets = 0usize;
 
-        while let Some((m, order)) = self.pickers[ply].next_move(b, &self.s.heuristics) {
+        while let Some((m, order)) = self.pickers[ply].next_move(b, &self.t.heuristics) {
             if m == skip
                 || root
                     && (self.excluded.contains(&m)
@@ -326,7 +349,7 @@ impl Worker<'_> {
             // A generated move always starts on one of the mover's pieces.
             let pt = b.piece_at(m.from()).map_or(0, |p| piece_to(p.index(), m));
             let nb = b.make_move(m);
-            self.s.eval.push(ply + 1, b, m);
+            self.t.eval.push(ply + 1, b, m);
             let gives_check = nb.in_check();
             // Prune hopeless moves at low depth, but never a check: sacrifices that check are
             // where tactics live.
@@ -391,7 +414,7 @@ impl Worker<'_> {
                         r -= 1;
                     }
                     if quiet {
-                        r -= self.s.heuristics.quiet_score(side, m, pt, context) / 8000;
+                        r -= self.t.heuristics.quiet_score(side, m, pt, context) / 8000;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -443,7 +466,7 @@ impl Worker<'_> {
                     }
                     if alpha >= beta {
                         if quiet {
-                            let h = &mut self.s.heuristics;
+                            let h = &mut self.t.heuristics;
                             h.add_killer(ply, m);
                             let bonus = (depth * depth * 8).min(1600);
                             h.update_quiet(side, m, pt, context, bonus);
@@ -486,11 +509,11 @@ impl Worker<'_> {
             && (bound != Bound::Lower || best > static_eval)
             && (bound != Bound::Upper || best < static_eval)
         {
-            self.s
+            self.t
                 .heuristics
                 .update_correction(side, pawn_key, best - raw_eval, depth);
         }
-        self.s.tt.store(
+        self.tt.store(
             b.hash(),
             best_move,
             Score(best),
@@ -511,7 +534,6 @@ pub(super) fn run(
     report: &mut dyn FnMut(&Report),
 ) -> SearchResult {
     let board = *game.board();
-    s.eval.reset(&board);
     let start = Instant::now();
     let mut root_moves: Vec<Move> = board.legal_moves().iter().copied().collect();
     if !limits.searchmoves.is_empty() {
@@ -563,30 +585,138 @@ pub(super) fn run(
 
     let mut path: Vec<u64> = game.reversible_hashes();
     path.pop(); // the root itself is not "before" the root
-    let mut w = Worker {
-        s,
-        report,
-        root_depth: 1,
-        limits: &limits,
-        start,
-        budget,
-        nodes: 0,
-        seldepth: 0,
-        stopped: false,
-        can_stop: false,
-        was_pondering: false,
-        path,
-        pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 2],
-        pv_len: [0; MAX_PLY + 2],
-        evals: [0; MAX_PLY + 2],
-        prev: [None; MAX_PLY + 2],
-        excluded: Vec::new(),
-        singular: [Move::NULL; MAX_PLY + 2],
-        lmr: lmr_table(),
-        pickers: (0..MAX_PLY + 2).map(|_| MovePicker::default()).collect(),
-        root_score: 0,
+                // Helpers search the same tree to fill the shared table; they take no time or node limit
+                // of their own (the main thread stops them) and report nothing.
+    let helper_limits = Limits {
+        nodes: None,
+        mate: None,
+        multipv: 1,
+        ..limits.clone()
     };
+    let Searcher {
+        tt,
+        threads,
+        control,
+        ..
+    } = s;
+    let tt: &TransTable = tt;
+    let counters: Vec<AtomicU64> = (0..threads.len()).map(|_| AtomicU64::new(0)).collect();
+    let helper_control = SearchControl::default();
+    // `Searcher` always holds its main thread's data first.
+    let (main, helpers) = threads
+        .split_first_mut()
+        .expect("a searcher has a main thread");
+    let mut result = std::thread::scope(|scope| {
+        for (i, t) in helpers.iter_mut().enumerate() {
+            let (path, counters) = (path.clone(), &counters[..]);
+            let (helper_limits, helper_control, root_moves) =
+                (&helper_limits, &helper_control, &root_moves[..]);
+            // A helper the system cannot start is done without: the search stays correct with
+            // any number of them.
+            let _ = std::thread::Builder::new().spawn_scoped(scope, move || {
+                let mut silent = |_: &Report| {};
+                let mut w = Worker::new(t, tt, helper_control, counters, i + 1, &mut silent);
+                w.begin(helper_limits, start, None, path, &board);
+                iterate(&mut w, &board, root_moves, 1, max_depth);
+            });
+        }
+        let mut w = Worker::new(main, tt, control, &counters, 0, report);
+        w.begin(&limits, start, budget, path, &board);
+        let result = iterate(&mut w, &board, &root_moves, multipv, max_depth);
+        helper_control.stop();
+        result
+    });
+    result.nodes = counters.iter().map(|c| c.load(Ordering::Relaxed)).sum();
+    if result.ponder.is_none() {
+        if let Some(best) = result.best {
+            let after = board.make_move(best);
+            result.ponder = tt
+                .probe(after.hash(), 1)
+                .map(|h| h.mv)
+                .filter(|&m| m != Move::NULL && after.is_legal(m));
+        }
+    }
+    result
+}
 
+impl<'a> Worker<'a> {
+    /// A worker for thread `id` (0: the main thread), not yet set up for a search.
+    fn new(
+        t: &'a mut ThreadData,
+        tt: &'a TransTable,
+        control: &'a SearchControl,
+        counters: &'a [AtomicU64],
+        id: usize,
+        report: &'a mut dyn FnMut(&Report),
+    ) -> Worker<'a> {
+        Worker {
+            t,
+            tt,
+            control,
+            counters,
+            id,
+            report,
+            root_depth: 1,
+            limits: &NO_LIMITS,
+            start: Instant::now(),
+            budget: None,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            // Helpers may stop at once: only the main thread must finish depth 1.
+            can_stop: id != 0,
+            was_pondering: false,
+            path: Vec::new(),
+            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 2],
+            pv_len: [0; MAX_PLY + 2],
+            evals: [0; MAX_PLY + 2],
+            prev: [None; MAX_PLY + 2],
+            excluded: Vec::new(),
+            singular: [Move::NULL; MAX_PLY + 2],
+            lmr: lmr_table(),
+            pickers: (0..MAX_PLY + 2).map(|_| MovePicker::default()).collect(),
+            root_score: 0,
+        }
+    }
+
+    /// Sets the worker up to search from `board`, whose predecessors' hashes are `path`.
+    fn begin(
+        &mut self,
+        limits: &'a Limits,
+        start: Instant,
+        budget: Option<TimeBudget>,
+        path: Vec<u64>,
+        board: &Board,
+    ) {
+        self.limits = limits;
+        self.start = start;
+        self.budget = budget;
+        self.path = path;
+        self.t.eval.reset(board);
+    }
+}
+
+/// Limits that a worker holds before `begin` gives it the search's.
+static NO_LIMITS: Limits = Limits {
+    depth: None,
+    nodes: None,
+    movetime: None,
+    clock: None,
+    infinite: false,
+    mate: None,
+    searchmoves: Vec::new(),
+    multipv: 1,
+};
+
+/// Iterative deepening on one thread, with aspiration windows and MultiPV; returns what this
+/// thread would play.
+fn iterate(
+    w: &mut Worker<'_>,
+    board: &Board,
+    root_moves: &[Move],
+    multipv: usize,
+    max_depth: i32,
+) -> SearchResult {
     let mut result = SearchResult::default();
     let mut prev_scores = vec![0i32; multipv];
     let mut stability_factor = 1.0f64;
@@ -605,7 +735,7 @@ pub(super) fn run(
                 (-INFINITY, INFINITY)
             };
             let score = loop {
-                let score = w.negamax(&board, depth, alpha, beta, 0, true, false, false);
+                let score = w.negamax(board, depth, alpha, beta, 0, true, false, false);
                 if w.stopped {
                     break score;
                 }
@@ -622,7 +752,7 @@ pub(super) fn run(
                 let Some(bound) = bound else { break score };
                 if w.elapsed() > Duration::from_millis(1000) {
                     let pv = w.pv[0][..w.pv_len[0]].to_vec();
-                    let r = Report::Iteration(info(&w, depth, pv_idx + 1, score, Some(bound), pv));
+                    let r = Report::Iteration(info(w, depth, pv_idx + 1, score, Some(bound), pv));
                     (w.report)(&r);
                 }
                 delta += delta;
@@ -634,7 +764,7 @@ pub(super) fn run(
                     let pv = w.pv[0][..w.pv_len[0]].to_vec();
                     let score = w.root_score;
                     let bound = (score >= beta).then_some(Bound::Lower);
-                    let r = Report::Iteration(info(&w, depth, 1, score, bound, pv.clone()));
+                    let r = Report::Iteration(info(w, depth, 1, score, bound, pv.clone()));
                     (w.report)(&r);
                     adopt(&mut result, score, depth, pv);
                 }
@@ -646,7 +776,7 @@ pub(super) fn run(
             }
             *prev_score = score;
             if multipv == 1 {
-                let r = Report::Iteration(info(&w, depth, 1, score, None, pv.clone()));
+                let r = Report::Iteration(info(w, depth, 1, score, None, pv.clone()));
                 (w.report)(&r);
             }
             iteration.push((score, pv));
@@ -660,7 +790,7 @@ pub(super) fn run(
             iteration.sort_by_key(|line| std::cmp::Reverse(line.0));
             for (k, (score, pv)) in iteration.iter().enumerate() {
                 prev_scores[k] = *score;
-                let r = Report::Iteration(info(&w, depth, k + 1, *score, None, pv.clone()));
+                let r = Report::Iteration(info(w, depth, k + 1, *score, None, pv.clone()));
                 (w.report)(&r);
             }
         }
@@ -683,7 +813,7 @@ pub(super) fn run(
         if w.stopped {
             break;
         }
-        if let Some(m) = limits.mate {
+        if let Some(m) = w.limits.mate {
             if result
                 .score
                 .mate_moves()
@@ -692,11 +822,11 @@ pub(super) fn run(
                 break;
             }
         }
-        if !w.s.control.pondering() {
+        if !w.control.pondering() {
             if let Some(b) = w.budget {
                 let soft = b.soft.as_secs_f64() * stability_factor;
                 // A forced move saves clock time; a fixed move time is the user's to spend.
-                if root_moves.len() == 1 && depth >= 4 && limits.movetime.is_none() {
+                if root_moves.len() == 1 && depth >= 4 && w.limits.movetime.is_none() {
                     break;
                 }
                 if w.elapsed().as_secs_f64() >= soft.min(b.hard.as_secs_f64()) {
@@ -710,16 +840,7 @@ pub(super) fn run(
         // Stopped before depth 1 finished (cannot happen with can_stop, but stay safe).
         result.best = root_moves.first().copied();
     }
-    if result.ponder.is_none() {
-        if let Some(best) = result.best {
-            let after = board.make_move(best);
-            result.ponder =
-                w.s.tt
-                    .probe(after.hash(), 1)
-                    .map(|h| h.mv)
-                    .filter(|&m| m != Move::NULL && after.is_legal(m));
-        }
-    }
+    w.counters[w.id].store(w.nodes, Ordering::Relaxed);
     result.nodes = w.nodes;
     result
 }
@@ -751,7 +872,7 @@ fn info(
         nodes: w.nodes,
         nps: w.nodes * 1000 / ms.max(1),
         time_ms: ms,
-        hashfull: w.s.tt.hashfull(),
+        hashfull: w.tt.hashfull(),
         pv,
     }
 }

@@ -131,12 +131,32 @@ pub struct SearchResult {
     pub checkmated: bool,
 }
 
-/// The engine's thinking state, kept between moves.
-pub struct Searcher {
-    tt: tt::TransTable,
+/// The most search threads (UCI `Threads`), as Stockfish allows.
+pub const MAX_THREADS: usize = 1024;
+
+/// What one search thread keeps from search to search: its move-ordering history and its
+/// evaluation state. Threads share only the transposition table.
+struct ThreadData {
     heuristics: ordering::Heuristics,
     pawns: crate::eval::PawnCache,
     eval: crate::eval::SearchEval,
+}
+
+impl ThreadData {
+    fn new(eval: crate::eval::SearchEval) -> ThreadData {
+        ThreadData {
+            heuristics: ordering::Heuristics::default(),
+            pawns: crate::eval::PawnCache::new(),
+            eval,
+        }
+    }
+}
+
+/// The engine's thinking state, kept between moves.
+pub struct Searcher {
+    tt: tt::TransTable,
+    /// One per search thread; the first is the main thread, which owns time and output.
+    threads: Vec<ThreadData>,
     control: Arc<SearchControl>,
     /// Milliseconds kept in reserve per move for communication lag.
     pub move_overhead_ms: u64,
@@ -147,12 +167,26 @@ impl Searcher {
     pub fn new(hash_mib: usize) -> Searcher {
         Searcher {
             tt: tt::TransTable::new(hash_mib),
-            heuristics: ordering::Heuristics::default(),
-            pawns: crate::eval::PawnCache::new(),
-            eval: crate::eval::SearchEval::hand_crafted(),
+            threads: vec![ThreadData::new(crate::eval::SearchEval::hand_crafted())],
             control: Arc::new(SearchControl::default()),
             move_overhead_ms: 10,
         }
+    }
+
+    /// Sets the number of search threads (clamped to 1..=`MAX_THREADS`). New helpers start with
+    /// empty history; the ones kept keep theirs.
+    pub fn set_threads(&mut self, n: usize) {
+        let n = n.clamp(1, MAX_THREADS);
+        self.threads.truncate(n);
+        while self.threads.len() < n {
+            let eval = self.threads[0].eval.clone();
+            self.threads.push(ThreadData::new(eval));
+        }
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads.len()
     }
 
     /// A searcher that obeys an existing set of stop flags (for tools that run many searches
@@ -194,27 +228,31 @@ impl Searcher {
     /// Chooses the evaluation: a network, or `None` for the hand-crafted one. The table is
     /// cleared, since it keeps static evaluations.
     pub fn set_net(&mut self, net: Option<Arc<crate::eval::nnue::Network>>) {
-        self.eval = match net {
-            Some(n) => crate::eval::SearchEval::network(n),
-            None => crate::eval::SearchEval::hand_crafted(),
-        };
+        for t in &mut self.threads {
+            t.eval = match &net {
+                Some(n) => crate::eval::SearchEval::network(n.clone()),
+                None => crate::eval::SearchEval::hand_crafted(),
+            };
+        }
         self.tt.clear();
     }
 
     /// The network in use (`None`: the hand-crafted evaluation).
     pub fn net(&self) -> Option<&Arc<crate::eval::nnue::Network>> {
-        self.eval.net()
+        self.threads[0].eval.net()
     }
 
     /// The static evaluation of `board` as this searcher sees it (side to move's view).
     pub fn static_eval(&self, board: &crate::chess::Board) -> i32 {
-        self.eval.evaluate_once(board)
+        self.threads[0].eval.evaluate_once(board)
     }
 
     /// Forgets everything learnt: transposition table and move-ordering history.
     pub fn clear(&mut self) {
         self.tt.clear();
-        self.heuristics.clear();
+        for t in &mut self.threads {
+            t.heuristics.clear();
+        }
     }
 
     /// Searches the current position of `game` within `limits`, calling `report` after each

@@ -24,7 +24,7 @@ impl Worker<'_> {
             return 0;
         }
 
-        let hit = self.s.tt.probe(b.hash(), ply);
+        let hit = self.tt.probe(b.hash(), ply);
         if let Some(h) = hit {
             if h.cuts(alpha, beta) {
                 return h.score.0;
@@ -40,7 +40,7 @@ impl Worker<'_> {
                 None => self.evaluate(b, ply),
             };
             let stand = self
-                .s
+                .t
                 .heuristics
                 .corrected_eval(b.side_to_move(), b.pawn_key(), raw);
             if stand >= beta {
@@ -73,7 +73,7 @@ impl Worker<'_> {
                 }
             }
             let nb = b.make_move(m);
-            self.s.eval.push(ply + 1, b, m);
+            self.t.eval.push(ply + 1, b, m);
             let score = -self.qsearch(&nb, -beta, -alpha, ply + 1);
             if self.stopped {
                 return 0;
@@ -94,8 +94,7 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
-        self.s
-            .tt
+        self.tt
             .store(b.hash(), best_move, Score(best), raw_eval, 0, bound, ply);
         best
     }

@@ -1,7 +1,15 @@
-//! The transposition table: a fixed-size hash of search results, in 64-byte buckets of four.
+//! The transposition table: a fixed-size hash of search results, in 64-byte buckets of four,
+//! shared by all search threads without locks.
+//!
+//! Each entry is two atomic words, `key ^ data` and `data`. Threads read and write them with
+//! relaxed ordering, so one thread may read the first word of one write and the second of
+//! another; the stored key then no longer matches and the torn entry is a miss. The moves a hit
+//! gives only order moves generated legally (or are checked with `is_legal`), so even a
+//! key collision cannot lead to an illegal move.
 
 use super::score::Score;
 use crate::chess::Move;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What a stored score means relative to the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,8 +24,7 @@ pub enum Bound {
 
 /// One stored search result, packed into two words: the full key, and
 /// move (16) | score (16) | eval (16) | depth (8) | flags (8), where flags hold the bound in
-/// bits 0-1 (0 = empty) and the generation in bits 2-7. Plain integers let the table be
-/// allocated zeroed, so a large table costs nothing until it is used.
+/// bits 0-1 (0 = empty) and the generation in bits 2-7.
 #[derive(Clone, Copy, Debug, Default)]
 struct Entry {
     key: u64,
@@ -81,7 +88,7 @@ const BUCKET: usize = 4;
 /// The table. Never cleared wholesale when full: old and shallow entries are replaced first.
 pub struct TransTable {
     /// Two words per entry, `BUCKET` entries (64 bytes) per bucket, from `offset` on.
-    words: Vec<u64>,
+    words: Vec<AtomicU64>,
     /// Where the first bucket starts in `words`: chosen so that every bucket lies on one
     /// 64-byte cache line (a probe then costs one memory access, not two).
     offset: usize,
@@ -111,10 +118,10 @@ impl TransTable {
         // Seven spare words leave room to align the first bucket.
         let words = buckets * BUCKET * 2 + 7;
         // Ask first, so that an impossible size is refused instead of aborting the process.
-        let mut probe: Vec<u64> = Vec::new();
-        probe.try_reserve_exact(words).ok()?;
-        drop(probe);
-        let words = vec![0u64; words];
+        let mut table: Vec<AtomicU64> = Vec::new();
+        table.try_reserve_exact(words).ok()?;
+        table.extend((0..words).map(|_| AtomicU64::new(0)));
+        let words = table;
         let misalign = words.as_ptr() as usize % 64;
         let offset = (64 - misalign) % 64 / 8;
         Some(TransTable {
@@ -142,7 +149,9 @@ impl TransTable {
 
     /// Empties the table.
     pub fn clear(&mut self) {
-        self.words.fill(0);
+        for w in &mut self.words {
+            *w.get_mut() = 0;
+        }
         self.generation = 0;
     }
 
@@ -158,7 +167,8 @@ impl TransTable {
 
     fn entry(&self, i: usize) -> Entry {
         let w = self.offset + 2 * i;
-        Entry::unpack(self.words[w], self.words[w + 1])
+        let data = self.words[w + 1].load(Ordering::Relaxed);
+        Entry::unpack(self.words[w].load(Ordering::Relaxed) ^ data, data)
     }
 
     /// Looks up `key`; scores are converted from node-relative at `ply`.
@@ -183,7 +193,7 @@ impl TransTable {
     /// Stores a result. Replaces the same position, else the entry that is oldest and shallowest.
     #[allow(clippy::too_many_arguments)]
     pub fn store(
-        &mut self,
+        &self,
         key: u64,
         mv: Move,
         score: Score,
@@ -245,8 +255,8 @@ impl TransTable {
         };
         let [k, d] = new.pack();
         let w = self.offset + 2 * (b + slot);
-        self.words[w] = k;
-        self.words[w + 1] = d;
+        self.words[w].store(k ^ d, Ordering::Relaxed);
+        self.words[w + 1].store(d, Ordering::Relaxed);
     }
 
     /// Permille of sampled entries written in the current search (UCI `hashfull`).
@@ -280,7 +290,7 @@ mod tests {
 
     #[test]
     fn full_table_keeps_working() {
-        let mut tt = TransTable::new(1);
+        let tt = TransTable::new(1);
         for k in 0..200_000u64 {
             tt.store(
                 k.wrapping_mul(0x9E37_79B9_7F4A_7C15),
@@ -304,5 +314,35 @@ mod tests {
         drop(t);
         let small = TransTable::new(2);
         assert!(small.probe(1, 0).is_none());
+    }
+
+    #[test]
+    fn racing_threads_never_read_a_torn_entry() {
+        // Every writer stores a move and scores derived from the key: a hit whose fields do not
+        // match its key would be a torn or foreign entry.
+        let tt = TransTable::new(1);
+        let fields = |k: u64| (Move::from_bits(k as u16 | 1), (k >> 20) as i16 as i32 / 4);
+        std::thread::scope(|scope| {
+            for t in 0..4u64 {
+                let tt = &tt;
+                scope.spawn(move || {
+                    let mut x = t.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+                    for _ in 0..200_000 {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        // Few distinct keys, so that threads keep hitting the same buckets.
+                        let key = (x % 5_000).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+                        let (mv, v) = fields(key);
+                        if let Some(hit) = tt.probe(key, 0) {
+                            assert_eq!(hit.mv, mv, "torn entry for key {key:#x}");
+                            assert_eq!(hit.score, Score(v));
+                            assert_eq!(hit.eval, v);
+                        }
+                        tt.store(key, mv, Score(v), v, 3, Bound::Lower, 0);
+                    }
+                });
+            }
+        });
     }
 }

@@ -155,7 +155,7 @@ impl Engine {
                 send("id author The Fianchetto developers");
                 send("option name Hash type spin default 16 min 1 max 65536");
                 send("option name Clear Hash type button");
-                send("option name Threads type spin default 1 min 1 max 1");
+                send("option name Threads type spin default 1 min 1 max 1024");
                 send("option name MultiPV type spin default 1 min 1 max 218");
                 send("option name Ponder type check default false");
                 send("option name Move Overhead type spin default 10 min 0 max 5000");
@@ -251,7 +251,7 @@ impl Engine {
         if busy
             && matches!(
                 key.as_str(),
-                "hash" | "clear hash" | "evalfile" | "use nnue"
+                "hash" | "clear hash" | "threads" | "evalfile" | "use nnue"
             )
         {
             send(&format!("info string cannot change {name} during a search"));
@@ -271,7 +271,14 @@ impl Engine {
                 }
                 Ok(())
             }
-            "threads" => clamp_option(name, value, 1, 1).map(|_| ()),
+            "threads" => {
+                let max = crate::search::MAX_THREADS as i64;
+                clamp_option(name, value, 1, max).map(|v| {
+                    if let Ok(mut s) = self.searcher.lock() {
+                        s.set_threads(v as usize);
+                    }
+                })
+            }
             "evalfile" => {
                 let path = value.unwrap_or("").trim();
                 let loaded = if path.is_empty() || path == "<embedded>" {

@@ -227,10 +227,18 @@ impl AccumulatorStack {
         let h = self.hidden;
         let acc = &self.vals[ply * 2 * h..(ply + 1) * 2 * h];
         let (white, black) = acc.split_at(h);
-        match board.side_to_move() {
+        let v = match board.side_to_move() {
             Color::White => self.net.output(white, black),
             Color::Black => self.net.output(black, white),
-        }
+        };
+        // The incremental path must agree with a refresh: a search that pushed a move without
+        // a matching position (or skipped a push) would otherwise evaluate another position.
+        debug_assert_eq!(
+            v,
+            self.net.evaluate(board),
+            "stale accumulator at ply {ply}"
+        );
+        v
     }
 
     /// The accumulator at `ply` after bringing it up to date (for tests).

@@ -1,0 +1,125 @@
+//! Lazy SMP: many short searches with several threads sharing one table, stopped at random
+//! moments, must always give one legal move and a legal principal variation.
+
+use fianchetto::chess::{Board, Game};
+use fianchetto::search::{Limits, Report, Searcher};
+use std::time::Duration;
+
+/// A small deterministic generator, so that a failure can be replayed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// A position after up to 40 random legal plies (never one without a legal move).
+fn random_game(rng: &mut Rng) -> Game {
+    let mut game = Game::new(Board::startpos());
+    for _ in 0..rng.below(40) {
+        let moves = game.board().legal_moves();
+        let m = moves.as_slice()[rng.below(moves.len() as u64) as usize];
+        let mut next = game.clone();
+        if next.push(m).is_err() || next.board().legal_moves().is_empty() {
+            break;
+        }
+        game = next;
+    }
+    game
+}
+
+fn assert_legal_line(board: &Board, line: &[fianchetto::chess::Move]) {
+    let mut b = *board;
+    for &m in line {
+        assert!(
+            b.is_legal(m),
+            "illegal {m} in {line:?} from {}",
+            board.to_fen()
+        );
+        b.play(m);
+    }
+}
+
+#[test]
+fn threaded_searches_stopped_at_random_give_legal_moves() {
+    let mut rng = Rng(7);
+    // A small table fills fast, so threads overwrite each other's entries all the time.
+    let mut searcher = Searcher::new(1);
+    for round in 0..60 {
+        searcher.set_threads(1 + rng.below(4) as usize);
+        let game = random_game(&mut rng);
+        let control = searcher.control();
+        control.reset();
+        let delay = Duration::from_micros(rng.below(20_000));
+        let stopper = std::thread::spawn(move || {
+            std::thread::sleep(delay);
+            control.stop();
+        });
+        let limits = Limits {
+            infinite: true,
+            multipv: 1,
+            ..Limits::default()
+        };
+        let board = *game.board();
+        let mut reports = 0;
+        let r = searcher.search(&game, &limits, &mut |rep| {
+            if let Report::Iteration(info) = rep {
+                assert_legal_line(&board, &info.pv);
+                reports += 1;
+            }
+        });
+        stopper.join().unwrap();
+        let best = r.best.unwrap_or_else(|| panic!("round {round}: no move"));
+        assert!(board.is_legal(best), "round {round}: {best} illegal");
+        assert_legal_line(&board, &r.pv);
+        assert!(
+            reports > 0,
+            "round {round}: the main thread reported nothing"
+        );
+        if round % 7 == 0 {
+            searcher.clear();
+        }
+    }
+}
+
+#[test]
+fn threads_share_the_work_and_count_every_node() {
+    let game = Game::new(
+        Board::from_fen("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9")
+            .unwrap(),
+    );
+    let limits = Limits {
+        depth: Some(9),
+        multipv: 1,
+        ..Limits::default()
+    };
+    let mut one = Searcher::new(16);
+    let single = one.search(&game, &limits, &mut |_| {});
+    let mut four = Searcher::new(16);
+    four.set_threads(4);
+    assert_eq!(four.threads(), 4);
+    let mut last_nodes = 0;
+    let parallel = four.search(&game, &limits, &mut |rep| {
+        if let Report::Iteration(info) = rep {
+            last_nodes = info.nodes;
+        }
+    });
+    assert!(game.board().is_legal(parallel.best.unwrap()));
+    // The result counts the helpers' nodes too, which the reports sampled along the way.
+    assert!(parallel.nodes >= last_nodes);
+    assert!(parallel.nodes > 0 && single.nodes > 0);
+    // Setting one thread again gives back the single-threaded, deterministic search.
+    four.set_threads(1);
+    four.clear();
+    let again = four.search(&game, &limits, &mut |_| {});
+    assert_eq!(again.nodes, single.nodes);
+    assert_eq!(again.best, single.best);
+}
