@@ -70,6 +70,8 @@ enum Command {
     Bench {
         /// Search depth (default 11).
         depth: Option<u32>,
+        /// Search threads (default 1: the deterministic node count; more: the parallel speed).
+        threads: Option<usize>,
         /// Evaluate with an NNUE net: a file that `train` wrote, or `embedded` (default: the
         /// hand-crafted evaluation, as the engine plays by default).
         #[arg(long)]
@@ -317,7 +319,11 @@ fn main() -> ExitCode {
                 Err(e) => fail(&e.to_string()),
             }
         }
-        Some(Command::Bench { depth, net }) => {
+        Some(Command::Bench {
+            depth,
+            threads,
+            net,
+        }) => {
             let net = match net.as_deref() {
                 None => None,
                 Some("embedded") => Some(fianchetto::eval::nnue::default_net()),
@@ -326,11 +332,14 @@ fn main() -> ExitCode {
                     Err(e) => return fail(&format!("{path}: {e}")),
                 },
             };
-            tools::bench::run(
-                depth.unwrap_or(tools::bench::DEFAULT_DEPTH),
+            let config = tools::bench::BenchConfig {
+                depth: depth.unwrap_or(tools::bench::DEFAULT_DEPTH),
+                threads: threads
+                    .unwrap_or(1)
+                    .clamp(1, fianchetto::search::MAX_THREADS),
                 net,
-                &mut |l| println!("{l}"),
-            );
+            };
+            tools::bench::run(&config, &mut |l| println!("{l}"));
             ExitCode::SUCCESS
         }
         Some(Command::Eval { fen, net }) => {

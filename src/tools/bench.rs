@@ -12,22 +12,41 @@ pub const POSITIONS: &str = include_str!("bench_positions.txt");
 /// The default bench depth.
 pub const DEFAULT_DEPTH: u32 = 11;
 
-/// Searches every position to `depth` with a fresh 16 MiB table and the hand-crafted evaluation
-/// (`net` None) or that network; prints per position and a final `N nodes M nps` line. Returns
-/// (nodes, nps).
-pub fn run(depth: u32, net: Option<Arc<Network>>, out: &mut dyn FnMut(&str)) -> (u64, u64) {
-    run_until(depth, net, None, out)
+/// How a bench runs.
+#[derive(Clone, Debug)]
+pub struct BenchConfig {
+    /// Search depth per position.
+    pub depth: u32,
+    /// Search threads: 1 gives the deterministic signature, more the parallel speed.
+    pub threads: usize,
+    /// The network to evaluate with; `None`: the hand-crafted evaluation.
+    pub net: Option<Arc<Network>>,
+}
+
+impl Default for BenchConfig {
+    fn default() -> BenchConfig {
+        BenchConfig {
+            depth: DEFAULT_DEPTH,
+            threads: 1,
+            net: None,
+        }
+    }
+}
+
+/// Searches every position to the configured depth with a fresh 16 MiB table; prints per
+/// position and a final `N nodes M nps` line. Returns (nodes, nps).
+pub fn run(config: &BenchConfig, out: &mut dyn FnMut(&str)) -> (u64, u64) {
+    run_until(config, None, out)
 }
 
 /// `run` that a controller can interrupt: its searches use `control`, and no new position is
 /// started once it says stop. The totals so far are printed and returned.
 pub fn run_until(
-    depth: u32,
-    net: Option<Arc<Network>>,
+    config: &BenchConfig,
     control: Option<Arc<crate::search::SearchControl>>,
     out: &mut dyn FnMut(&str),
 ) -> (u64, u64) {
-    let depth = depth.clamp(1, 64);
+    let depth = config.depth.clamp(1, 64);
     let mut total = 0u64;
     let start = Instant::now();
     for (i, fen) in POSITIONS
@@ -44,7 +63,8 @@ pub fn run_until(
             Some(c) => Searcher::with_control(16, c.clone()),
             None => Searcher::new(16),
         };
-        searcher.set_net(net.clone());
+        searcher.set_net(config.net.clone());
+        searcher.set_threads(config.threads);
         let limits = Limits {
             depth: Some(depth),
             multipv: 1,
@@ -76,15 +96,32 @@ mod tests {
         for fen in POSITIONS.lines() {
             Board::from_fen(fen).unwrap();
         }
-        let (a, _) = run(4, None, &mut |_| {});
-        let (b, _) = run(4, None, &mut |_| {});
+        let config = BenchConfig {
+            depth: 4,
+            ..BenchConfig::default()
+        };
+        let (a, _) = run(&config, &mut |_| {});
+        let (b, _) = run(&config, &mut |_| {});
         assert_eq!(a, b);
         assert!(a > 0);
         // The network searches a different tree, and as deterministically.
         let net = crate::eval::nnue::default_net();
-        let (c, _) = run(4, Some(net.clone()), &mut |_| {});
-        let (d, _) = run(4, Some(net), &mut |_| {});
+        let nnue = BenchConfig {
+            net: Some(net),
+            ..config.clone()
+        };
+        let (c, _) = run(&nnue, &mut |_| {});
+        let (d, _) = run(&nnue, &mut |_| {});
         assert_eq!(c, d);
         assert_ne!(a, c);
+        // Two threads search more nodes in all to the same depths.
+        let (p, _) = run(
+            &BenchConfig {
+                threads: 2,
+                ..config
+            },
+            &mut |_| {},
+        );
+        assert!(p > 0);
     }
 }

@@ -38,8 +38,8 @@ pub enum Command {
     Display,
     /// `eval`: show the evaluation.
     Eval,
-    /// `bench [depth]`
-    Bench(Option<u32>),
+    /// `bench [depth [threads]]`
+    Bench(Option<u32>, Option<usize>),
     /// An empty line.
     Empty,
 }
@@ -283,7 +283,10 @@ pub fn parse(line: &str) -> Result<Command, UciError> {
         },
         "d" => Ok(Command::Display),
         "eval" => Ok(Command::Eval),
-        "bench" => Ok(Command::Bench(rest.first().and_then(|d| d.parse().ok()))),
+        "bench" => Ok(Command::Bench(
+            rest.first().and_then(|d| d.parse().ok()),
+            rest.get(1).and_then(|t| t.parse().ok()),
+        )),
         other => Err(UciError::Unknown(other.to_string())),
     }
 }

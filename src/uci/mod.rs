@@ -229,15 +229,18 @@ impl Engine {
                     send(l);
                 }
             }
-            Command::Bench(depth) => {
+            Command::Bench(depth, threads) => {
                 if self.searching() {
                     send("info string cannot bench during a search");
                 } else {
-                    let depth = depth.unwrap_or(crate::tools::bench::DEFAULT_DEPTH);
                     // Bench measures the evaluation the search would use now.
-                    let net = self.options.use_nnue.then(|| self.options.net.clone());
+                    let config = crate::tools::bench::BenchConfig {
+                        depth: depth.unwrap_or(crate::tools::bench::DEFAULT_DEPTH),
+                        threads: threads.unwrap_or(1).clamp(1, crate::search::MAX_THREADS),
+                        net: self.options.use_nnue.then(|| self.options.net.clone()),
+                    };
                     self.background(move |control| {
-                        crate::tools::bench::run_until(depth, net, Some(control), &mut |l| send(l));
+                        crate::tools::bench::run_until(&config, Some(control), &mut |l| send(l));
                     });
                 }
             }
