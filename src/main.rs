@@ -72,10 +72,9 @@ enum Command {
         depth: Option<u32>,
         /// Search threads (default 1: the deterministic node count; more: the parallel speed).
         threads: Option<usize>,
-        /// Evaluate with an NNUE net: a file that `train` wrote, or `embedded` (default: the
-        /// hand-crafted evaluation, as the engine plays by default).
-        #[arg(long)]
-        net: Option<String>,
+        /// The evaluation: `embedded` (the default net), `hce` (hand-crafted) or a net file.
+        #[arg(long, default_value = "embedded")]
+        net: String,
     },
     /// Print the static evaluation of a position: the network's, piece by piece, and the
     /// hand-crafted one term by term.
@@ -172,6 +171,10 @@ enum Command {
         /// Transposition table per thread, MiB.
         #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=4096))]
         hash: u64,
+        /// The evaluation the games are played with: `embedded` (the default net), `hce`
+        /// (hand-crafted) or a net file.
+        #[arg(long, default_value = "embedded")]
+        net: String,
         /// Print counts, the result mix and a score histogram of a data file instead.
         #[arg(long, conflicts_with_all = ["convert"])]
         stats: Option<String>,
@@ -324,13 +327,9 @@ fn main() -> ExitCode {
             threads,
             net,
         }) => {
-            let net = match net.as_deref() {
-                None => None,
-                Some("embedded") => Some(fianchetto::eval::nnue::default_net()),
-                Some(path) => match fianchetto::eval::nnue::Network::load(path) {
-                    Ok(n) => Some(std::sync::Arc::new(n)),
-                    Err(e) => return fail(&format!("{path}: {e}")),
-                },
+            let net = match fianchetto::eval::nnue::choose(&net) {
+                Ok(n) => n,
+                Err(e) => return fail(&format!("{net}: {e}")),
             };
             let config = tools::bench::BenchConfig {
                 depth: depth.unwrap_or(tools::bench::DEFAULT_DEPTH),
@@ -393,6 +392,7 @@ fn main() -> ExitCode {
             random_plies,
             openings,
             hash,
+            net,
             stats,
             convert,
             skip_bad,
@@ -424,6 +424,10 @@ fn main() -> ExitCode {
                 Ok(o) => o.unwrap_or_default(),
                 Err(e) => return fail(&e),
             };
+            let net = match fianchetto::eval::nnue::choose(&net) {
+                Ok(n) => n,
+                Err(e) => return fail(&format!("{net}: {e}")),
+            };
             let args = tools::datagen::DatagenArgs {
                 out,
                 threads: threads as usize,
@@ -435,6 +439,7 @@ fn main() -> ExitCode {
                 openings,
                 hash_mib: hash as usize,
                 progress: true,
+                net,
             };
             let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
             let flag = stop.clone();

@@ -358,7 +358,11 @@ fn end_of_input_is_quit() {
         );
         std::thread::sleep(Duration::from_millis(10));
     }
-    let out: Vec<String> = e.lines.try_iter().collect();
+    // The reader thread may still be passing on the last lines: read until it hangs up.
+    let mut out = Vec::new();
+    while let Ok(l) = e.lines.recv_timeout(Duration::from_secs(5)) {
+        out.push(l);
+    }
     assert_eq!(out.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
 }
 
@@ -500,12 +504,12 @@ fn a_hash_larger_than_the_machine_is_refused() {
 #[test]
 fn threads_one_bestmove_per_go_and_no_resize_during_a_search() {
     let mut e = Engine::start();
-    e.send("setoption name Threads value 3");
+    e.send("setoption name Threads value 2");
     e.send("position startpos moves e2e4 c7c5");
-    for i in 0..20u64 {
+    for i in 0..12u64 {
         e.send("go infinite");
         if i == 0 {
-            e.send("setoption name Threads value 2");
+            e.send("setoption name Threads value 3");
             e.expect("info string cannot change Threads during a search", 5 * SEC);
         }
         std::thread::sleep(Duration::from_millis(i % 5 * 7));
@@ -513,7 +517,7 @@ fn threads_one_bestmove_per_go_and_no_resize_during_a_search() {
         let (line, _) = e.expect("bestmove", 5 * SEC);
         assert!(line.len() > "bestmove ".len(), "{line}");
     }
-    for _ in 0..10 {
+    for _ in 0..6 {
         e.send("go movetime 20");
         e.expect("bestmove", 5 * SEC);
     }
@@ -525,7 +529,7 @@ fn threads_one_bestmove_per_go_and_no_resize_during_a_search() {
         "{later:?}"
     );
     let bestmoves = e.seen.iter().filter(|l| l.starts_with("bestmove")).count();
-    assert_eq!(bestmoves, 30);
+    assert_eq!(bestmoves, 18);
     e.send("setoption name Threads value 5000");
     e.expect("info string Threads 5000 out of range, using 1024", SEC);
     e.send("setoption name Threads value 1");

@@ -163,11 +163,14 @@ pub struct Searcher {
 }
 
 impl Searcher {
-    /// A searcher with a transposition table of `hash_mib` MiB.
+    /// A searcher with a transposition table of `hash_mib` MiB, evaluating with the embedded net.
     pub fn new(hash_mib: usize) -> Searcher {
         Searcher {
             tt: tt::TransTable::new(hash_mib),
-            threads: vec![ThreadData::new(crate::eval::SearchEval::hand_crafted())],
+            // The engine plays with the embedded net unless told otherwise (`set_net`).
+            threads: vec![ThreadData::new(crate::eval::SearchEval::network(
+                crate::eval::nnue::default_net(),
+            ))],
             control: Arc::new(SearchControl::default()),
             move_overhead_ms: 10,
         }

@@ -24,11 +24,12 @@ pub struct BenchConfig {
 }
 
 impl Default for BenchConfig {
+    /// The engine as it plays by default: the embedded net, one thread.
     fn default() -> BenchConfig {
         BenchConfig {
             depth: DEFAULT_DEPTH,
             threads: 1,
-            net: None,
+            net: Some(crate::eval::nnue::default_net()),
         }
     }
 }
@@ -98,6 +99,7 @@ mod tests {
         }
         let config = BenchConfig {
             depth: 4,
+            net: None,
             ..BenchConfig::default()
         };
         let (a, _) = run(&config, &mut |_| {});
@@ -105,10 +107,9 @@ mod tests {
         assert_eq!(a, b);
         assert!(a > 0);
         // The network searches a different tree, and as deterministically.
-        let net = crate::eval::nnue::default_net();
         let nnue = BenchConfig {
-            net: Some(net),
-            ..config.clone()
+            depth: 4,
+            ..BenchConfig::default()
         };
         let (c, _) = run(&nnue, &mut |_| {});
         let (d, _) = run(&nnue, &mut |_| {});

@@ -39,6 +39,8 @@ pub struct DatagenArgs {
     pub hash_mib: usize,
     /// Print a progress line to standard error.
     pub progress: bool,
+    /// The network the games are played with; `None`: the hand-crafted evaluation.
+    pub net: Option<std::sync::Arc<crate::eval::nnue::Network>>,
 }
 
 /// The adjudication and opening rules (from the issue and `../shared/data/tuning/README.md`).
@@ -282,6 +284,7 @@ pub fn run(
         let (tx, next, stop, args) = (tx.clone(), next.clone(), stop.clone(), args.clone());
         handles.push(std::thread::spawn(move || {
             let mut searcher = Searcher::new(args.hash_mib.clamp(1, 4096));
+            searcher.set_net(args.net.clone());
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if stop.load(Ordering::Relaxed) || last.is_some_and(|l| i >= l) {
@@ -406,6 +409,7 @@ mod tests {
             openings: Vec::new(),
             hash_mib: 1,
             progress: false,
+            net: None,
         }
     }
 

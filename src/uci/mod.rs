@@ -112,7 +112,7 @@ impl Engine {
                 ponder: false,
                 overhead_ms: 10,
                 net: crate::eval::nnue::default_net(),
-                use_nnue: false,
+                use_nnue: true,
             },
             search: None,
             done: Arc::new(std::sync::atomic::AtomicBool::new(true)),
@@ -160,7 +160,7 @@ impl Engine {
                 send("option name Ponder type check default false");
                 send("option name Move Overhead type spin default 10 min 0 max 5000");
                 send("option name EvalFile type string default <embedded>");
-                send("option name Use NNUE type check default false");
+                send("option name Use NNUE type check default true");
                 send("uciok");
             }
             Command::IsReady => send("readyok"),

@@ -275,6 +275,16 @@ pub fn default_net() -> Arc<Network> {
     .clone()
 }
 
+/// The evaluation a command-line `--net` names: `hce` (the hand-crafted one, `None`),
+/// `embedded` (the default net), or a net file that `train` wrote.
+pub fn choose(spec: &str) -> Result<Option<Arc<Network>>, NetError> {
+    match spec {
+        "hce" => Ok(None),
+        "embedded" => Ok(Some(default_net())),
+        path => Network::load(path).map(|n| Some(Arc::new(n))),
+    }
+}
+
 /// Each piece's contribution to the evaluation (White's view, centipawns): the evaluation minus
 /// the evaluation without that piece, as Stockfish's `eval` shows it. Kings are not removable.
 pub fn piece_contributions(net: &Network, board: &Board) -> Vec<(Square, Piece, i32)> {
