@@ -723,6 +723,13 @@ fn iterate(
     let mut last_best = Move::NULL;
 
     'deepening: for depth in 1..=max_depth {
+        // Odd helpers run one ply ahead of the others, so that the threads do not all search
+        // the same iteration at once.
+        let depth = if w.id % 2 == 1 {
+            (depth + 1).min(max_depth)
+        } else {
+            depth
+        };
         w.excluded.clear();
         w.root_depth = depth;
         let mut iteration: Vec<(i32, Vec<Move>)> = Vec::new();
