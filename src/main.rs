@@ -222,9 +222,9 @@ enum Command {
         /// Judge only this side's moves.
         #[arg(long, value_parser = ["white", "black"])]
         side: Option<String>,
-        /// Evaluate with this NNUE net file instead of the built-in evaluation.
-        #[arg(long)]
-        net: Option<String>,
+        /// The evaluation: `embedded` (the default net), `hce` (hand-crafted) or a net file.
+        #[arg(long, default_value = "embedded")]
+        net: String,
     },
 }
 
@@ -520,12 +520,9 @@ fn main() -> ExitCode {
         }) => {
             use fianchetto::chess::Color;
             use tools::analyze::{self, run};
-            let net = match net {
-                Some(path) => match fianchetto::eval::nnue::Network::load(&path) {
-                    Ok(n) => Some(std::sync::Arc::new(n)),
-                    Err(e) => return fail(&format!("{path}: {e}")),
-                },
-                None => None,
+            let net = match fianchetto::eval::nnue::choose(&net) {
+                Ok(n) => n,
+                Err(e) => return fail(&format!("{net}: {e}")),
             };
             let limits = fianchetto::search::Limits {
                 depth: depth.or(if movetime.is_none() && nodes.is_none() {

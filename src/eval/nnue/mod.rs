@@ -208,9 +208,9 @@ impl Network {
         b
     }
 
-    /// Reads a net file.
+    /// Reads a net file. Errors do not repeat the path: every caller names it.
     pub fn load(path: &str) -> Result<Network, NetError> {
-        let bytes = std::fs::read(path).map_err(|e| NetError::Io(format!("{path}: {e}")))?;
+        let bytes = std::fs::read(path).map_err(|e| NetError::Io(e.to_string()))?;
         Network::from_bytes(&bytes)
     }
 
