@@ -870,14 +870,15 @@ fn info(
     pv: Vec<Move>,
 ) -> SearchInfo {
     let ms = w.elapsed().as_millis() as u64;
+    let nodes = w.total_nodes();
     SearchInfo {
         depth: depth as u32,
         seldepth: w.seldepth.max(depth as usize) as u32,
         multipv,
         score: Score(score),
         bound,
-        nodes: w.nodes,
-        nps: w.nodes * 1000 / ms.max(1),
+        nodes,
+        nps: nodes * 1000 / ms.max(1),
         time_ms: ms,
         hashfull: w.tt.hashfull(),
         pv,
