@@ -333,9 +333,8 @@ fn main() -> ExitCode {
             };
             let config = tools::bench::BenchConfig {
                 depth: depth.unwrap_or(tools::bench::DEFAULT_DEPTH),
-                threads: threads
-                    .unwrap_or(1)
-                    .clamp(1, fianchetto::search::MAX_THREADS),
+                // `Searcher::set_threads` clamps it.
+                threads: threads.unwrap_or(1),
                 net,
             };
             tools::bench::run(&config, &mut |l| println!("{l}"));

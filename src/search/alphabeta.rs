@@ -585,8 +585,8 @@ pub(super) fn run(
 
     let mut path: Vec<u64> = game.reversible_hashes();
     path.pop(); // the root itself is not "before" the root
-                // Helpers search the same tree to fill the shared table; they take no time or node limit
-                // of their own (the main thread stops them) and report nothing.
+                // Helpers search the same tree to fill the shared table; they take no time or node limit of
+                // their own (the main thread stops them) and report nothing.
     let helper_limits = Limits {
         nodes: None,
         mate: None,

@@ -231,11 +231,12 @@ impl Searcher {
     /// Chooses the evaluation: a network, or `None` for the hand-crafted one. The table is
     /// cleared, since it keeps static evaluations.
     pub fn set_net(&mut self, net: Option<Arc<crate::eval::nnue::Network>>) {
+        let eval = match net {
+            Some(n) => crate::eval::SearchEval::network(n),
+            None => crate::eval::SearchEval::hand_crafted(),
+        };
         for t in &mut self.threads {
-            t.eval = match &net {
-                Some(n) => crate::eval::SearchEval::network(n.clone()),
-                None => crate::eval::SearchEval::hand_crafted(),
-            };
+            t.eval = eval.clone();
         }
         self.tt.clear();
     }

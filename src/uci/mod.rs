@@ -236,7 +236,8 @@ impl Engine {
                     // Bench measures the evaluation the search would use now.
                     let config = crate::tools::bench::BenchConfig {
                         depth: depth.unwrap_or(crate::tools::bench::DEFAULT_DEPTH),
-                        threads: threads.unwrap_or(1).clamp(1, crate::search::MAX_THREADS),
+                        // `Searcher::set_threads` clamps it.
+                        threads: threads.unwrap_or(1),
                         net: self.options.use_nnue.then(|| self.options.net.clone()),
                     };
                     self.background(move |control| {
