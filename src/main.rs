@@ -33,6 +33,12 @@ enum Command {
         /// Start position.
         #[arg(long)]
         fen: Option<String>,
+        /// Play Chess960 from start position N (0-959; 518 is the standard one), or a random
+        /// one without N.
+        #[arg(long = "960", value_name = "N", num_args = 0..=1, conflicts_with = "fen",
+              value_parser = clap::value_parser!(u16).range(0..960))]
+        #[allow(clippy::option_option)]
+        chess960: Option<Option<u16>>,
         /// Draw pieces as letters instead of Unicode glyphs.
         #[arg(long)]
         ascii: bool,
@@ -226,6 +232,15 @@ enum Command {
         #[arg(long, default_value = "embedded")]
         net: String,
     },
+}
+
+/// A Chess960 start position number for `play --960` without one: any of the 960 will do,
+/// so the clock's nanoseconds are random enough.
+fn random_chess960_number() -> u16 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    (nanos % u32::from(fianchetto::chess::chess960::POSITIONS)) as u16
 }
 
 fn fail(msg: &str) -> ExitCode {
@@ -575,10 +590,23 @@ fn main() -> ExitCode {
             depth,
             movetime,
             fen,
+            chess960,
             ascii,
             resume,
         }) => {
             use fianchetto::tui::play::{Human, Resume, Strength};
+            let fen = match chess960 {
+                Some(n) => {
+                    let n = n.unwrap_or_else(random_chess960_number);
+                    println!("Chess960 start position {n}");
+                    // clap has checked the range, so the position exists.
+                    match fianchetto::chess::chess960::start_fen(n) {
+                        Ok(f) => Some(f),
+                        Err(e) => return fail(&e.to_string()),
+                    }
+                }
+                None => fen,
+            };
             let human = side.map(|s| match s.as_str() {
                 "white" => Human::White,
                 "black" => Human::Black,

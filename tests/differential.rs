@@ -4,7 +4,7 @@
 //! move sets, check / mate / stalemate status, the FEN, and that equal positions hash equal.
 //! SAN of every legal move must be unique and read back to the same move.
 
-use fianchetto::chess::{Board, Game};
+use fianchetto::chess::{chess960, Board, Color, Game};
 use std::collections::HashMap;
 
 struct Rng(u64);
@@ -71,14 +71,38 @@ fn fen_without_ep(fen: &str) -> String {
     format!("{} {} {} {} {}", f[0], f[1], f[2], f[4], f[5])
 }
 
+/// The rules of one game: standard chess (castling written as the king's move, FEN in
+/// `KQkq`) or Chess960 (king-takes-rook, Shredder-FEN on both sides).
+#[derive(Clone, Copy, PartialEq)]
+enum Variant {
+    Standard,
+    Chess960,
+}
+
 fn check_position(
     board: &Board,
     cozy: &cozy_chess::Board,
+    variant: Variant,
     seen: &mut HashMap<u64, String>,
     back: &mut HashMap<String, u64>,
 ) -> Vec<(String, cozy_chess::Move)> {
-    let theirs = cozy_moves(cozy);
-    let mut ours: Vec<String> = board.legal_moves().iter().map(|m| m.to_string()).collect();
+    let chess960 = variant == Variant::Chess960;
+    let theirs = if chess960 {
+        let mut out = Vec::new();
+        cozy.generate_moves(|set| {
+            out.extend(set.into_iter().map(|mv| (mv.to_string(), mv)));
+            false
+        });
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
+    } else {
+        cozy_moves(cozy)
+    };
+    let mut ours: Vec<String> = board
+        .legal_moves()
+        .iter()
+        .map(|&m| board.uci_move(m, chess960))
+        .collect();
     ours.sort();
     let their_names: Vec<String> = theirs.iter().map(|(s, _)| s.clone()).collect();
     assert_eq!(
@@ -107,10 +131,12 @@ fn check_position(
         "{}",
         board.to_fen()
     );
-    assert_eq!(
-        fen_without_ep(&board.to_fen()),
-        fen_without_ep(&cozy.to_string())
-    );
+    let cozy_fen = if chess960 {
+        format!("{cozy:#}")
+    } else {
+        cozy.to_string()
+    };
+    assert_eq!(fen_without_ep(&board.to_fen()), fen_without_ep(&cozy_fen));
     assert_eq!(board.hash(), board.compute_hash());
 
     let id = identity(cozy, &theirs);
@@ -145,18 +171,26 @@ fn check_position(
 }
 
 fn random_games(openings: &str, games: usize, seed: u64) -> usize {
-    let fens: Vec<&str> = openings.lines().filter(|l| !l.trim().is_empty()).collect();
+    let fens: Vec<String> = openings
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(String::from)
+        .collect();
+    play_random_games(&fens, Variant::Standard, games, seed)
+}
+
+fn play_random_games(fens: &[String], variant: Variant, games: usize, seed: u64) -> usize {
     let mut rng = Rng(seed);
     let mut seen = HashMap::new();
     let mut back = HashMap::new();
     let mut positions = 0;
     for _ in 0..games {
-        let fen = fens[rng.below(fens.len())];
+        let fen = &fens[rng.below(fens.len())];
         let mut game = Game::new(Board::from_fen(fen).expect("opening FEN"));
         let mut cozy: cozy_chess::Board =
-            cozy_chess::Board::from_fen(fen, false).expect("cozy FEN");
+            cozy_chess::Board::from_fen(fen, variant == Variant::Chess960).expect("cozy FEN");
         for _ in 0..160 {
-            let theirs = check_position(game.board(), &cozy, &mut seen, &mut back);
+            let theirs = check_position(game.board(), &cozy, variant, &mut seen, &mut back);
             positions += 1;
             if theirs.is_empty() || game.outcome().is_some() {
                 break;
@@ -187,4 +221,36 @@ fn random_games_from_2_move_openings() {
         0x0fed_cba9_8765_4321,
     );
     assert!(n > 30_000, "only {n} positions");
+}
+
+/// The FEN of Chess960 start position `n` with Shredder-FEN castling, which cozy-chess reads.
+fn shredder_start(n: u16) -> String {
+    let board = chess960::start_position(n).expect("0..960");
+    let mut rights = String::new();
+    for color in [Color::White, Color::Black] {
+        for short in [true, false] {
+            let file = board.castle_rook(color, short).file().to_char();
+            rights.push(if color == Color::White {
+                file.to_ascii_uppercase()
+            } else {
+                file
+            });
+        }
+    }
+    board.to_fen().replace(" KQkq ", &format!(" {rights} "))
+}
+
+#[test]
+fn random_chess960_games_from_all_start_positions_and_the_perft_suite() {
+    let mut fens: Vec<String> = (0..chess960::POSITIONS).map(shredder_start).collect();
+    // The perft suite's positions are 960 games a few moves in, with rights partly lost.
+    fens.extend(
+        include_str!("data/fischer.epd")
+            .lines()
+            .filter_map(|l| l.split(';').next())
+            .map(|f| f.trim().to_string())
+            .filter(|f| !f.is_empty()),
+    );
+    let n = play_random_games(&fens, Variant::Chess960, 2000, 0x9600_0960_1234_5678);
+    assert!(n > 60_000, "only {n} positions");
 }

@@ -537,3 +537,46 @@ fn threads_one_bestmove_per_go_and_no_resize_during_a_search() {
     e.expect("bestmove", 5 * SEC);
     e.quit();
 }
+
+#[test]
+fn chess960_castling_is_king_takes_rook_with_uci_chess960() {
+    // Black's king is boxed in on d8: only the long castling, b1-c1 with the rook a1-d1, mates.
+    let fen = "2rkr3/2p1p3/8/8/8/8/PPP5/RK6 w A - 0 1";
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect("uciok", 10 * SEC);
+    assert!(e
+        .seen
+        .iter()
+        .any(|l| l == "option name UCI_Chess960 type check default false"));
+    e.send("setoption name UCI_Chess960 value true");
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 4");
+    let (best, _) = e.expect("bestmove", 20 * SEC);
+    assert_eq!(best, "bestmove b1a1");
+    assert!(e
+        .seen
+        .iter()
+        .any(|l| l.contains("score mate 1") && l.ends_with(" pv b1a1")));
+    // The GUI plays it back in the same form; the position after it has the rook on d1.
+    e.send(&format!("position fen {fen} moves b1a1"));
+    e.send("d");
+    let (fen_line, _) = e.expect("Fen:", 10 * SEC);
+    assert_eq!(fen_line, "Fen: 2rkr3/2p1p3/8/8/8/8/PPP5/2KR4 b - - 1 1");
+    // A Shredder-FEN start position with all four rights; the engine answers a legal move.
+    e.send("position fen bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9");
+    e.send("go depth 5");
+    e.expect("bestmove", 20 * SEC);
+    // Without the option, castling is written as the king's own move, as in standard chess.
+    e.send("setoption name UCI_Chess960 value false");
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 4");
+    let (best, _) = e.expect("bestmove", 20 * SEC);
+    assert_eq!(best, "bestmove b1c1");
+    // An impossible Chess960 castling right is a FEN error, and the engine carries on.
+    e.send("position fen 2rkr3/2p1p3/8/8/8/8/PPP5/RK6 w C - 0 1");
+    e.expect("info string", 10 * SEC);
+    e.send("isready");
+    e.expect("readyok", 10 * SEC);
+    e.quit();
+}

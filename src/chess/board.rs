@@ -46,6 +46,32 @@ impl CastlingRights {
     pub const fn flip(self) -> CastlingRights {
         CastlingRights((self.0 >> 2) | ((self.0 & 3) << 2))
     }
+
+    /// The index of one right (0..4, in the order of `bits`), for tables kept per right.
+    #[inline]
+    pub const fn index(color: Color, short: bool) -> usize {
+        color as usize * 2 + if short { 0 } else { 1 }
+    }
+
+    /// The rights without `color`'s two.
+    #[inline]
+    const fn without_color(self, color: Color) -> CastlingRights {
+        CastlingRights(self.0 & !(3 << (color as u8 * 2)))
+    }
+}
+
+/// The rook squares of the four castling rights in standard chess (White short, White long,
+/// Black short, Black long); Chess960 positions keep their own.
+pub const STANDARD_CASTLE_ROOKS: [Square; 4] = [Square::H1, Square::A1, Square::H8, Square::A8];
+
+/// How a FEN names castling rights, so that a position is written back the way it was read.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum CastlingNotation {
+    /// `KQkq` (X-FEN: a rook file letter only where `K`/`Q` would be ambiguous).
+    #[default]
+    Kqkq,
+    /// Shredder-FEN: always the rook's file (`HAha`).
+    Files,
 }
 
 /// Writes the rights as in FEN: `KQkq`, a subset of it, or `-`.
@@ -73,19 +99,6 @@ impl fmt::Debug for CastlingRights {
         write!(f, "{self}")
     }
 }
-
-/// For each square, the rights that survive a move from or to it (a king or rook leaving
-/// home, or a rook being captured there).
-const CASTLE_KEEP: [u8; 64] = {
-    let mut t = [15u8; 64];
-    t[0] = 15 & !2; // a1: White long
-    t[4] = 15 & !3; // e1: both of White's
-    t[7] = 15 & !1; // h1: White short
-    t[56] = 15 & !8;
-    t[60] = 15 & !12;
-    t[63] = 15 & !4;
-    t
-};
 
 const DECODE: [Option<Piece>; 13] = {
     let mut t = [None; 13];
@@ -115,6 +128,11 @@ pub struct Board {
     mailbox: [u8; 64],
     side: Color,
     castling: CastlingRights,
+    /// The rook square of each castling right (index `CastlingRights::index`): fixed for a
+    /// game, and the corners unless the game is Chess960.
+    castle_rooks: [Square; 4],
+    /// How the FEN this came from wrote the castling field.
+    notation: CastlingNotation,
     ep: Option<Square>,
     ep_in_hash: bool,
     halfmove: u16,
@@ -132,6 +150,9 @@ impl PartialEq for Board {
             && self.colors == other.colors
             && self.side == other.side
             && self.castling == other.castling
+            && (0..4).all(|i| {
+                self.castling.0 & (1 << i) == 0 || self.castle_rooks[i] == other.castle_rooks[i]
+            })
             && self.ep_in_hash == other.ep_in_hash
             && (!self.ep_in_hash || self.ep == other.ep)
             && self.halfmove == other.halfmove
@@ -161,6 +182,8 @@ impl Board {
             mailbox: [0; 64],
             side: Color::White,
             castling: CastlingRights::NONE,
+            castle_rooks: STANDARD_CASTLE_ROOKS,
+            notation: CastlingNotation::Kqkq,
             ep: None,
             ep_in_hash: false,
             halfmove: 0,
@@ -230,6 +253,38 @@ impl Board {
     #[inline]
     pub fn castling(&self) -> CastlingRights {
         self.castling
+    }
+
+    /// The square of the rook that `color` castles with on that side (meaningful while the
+    /// right is held; the corner in standard chess).
+    #[inline]
+    pub fn castle_rook(&self, color: Color, short: bool) -> Square {
+        self.castle_rooks[CastlingRights::index(color, short)]
+    }
+
+    /// Sets the castling rooks and how the FEN wrote them (FEN parsing, before `finish`).
+    pub(crate) fn set_castling_setup(&mut self, rooks: [Square; 4], notation: CastlingNotation) {
+        self.castle_rooks = rooks;
+        self.notation = notation;
+    }
+
+    /// How the castling field is written in FEN.
+    #[inline]
+    pub fn castling_notation(&self) -> CastlingNotation {
+        self.notation
+    }
+
+    /// Whether a castling right held here needs Chess960 rules: the king is not on the e-file
+    /// or its rook not in the corner.
+    pub fn is_chess960(&self) -> bool {
+        Color::ALL.into_iter().any(|c| {
+            [true, false].into_iter().any(|short| {
+                self.castling.has(c, short)
+                    && (self.king_square(c).file() != File::E
+                        || self.castle_rook(c, short)
+                            != STANDARD_CASTLE_ROOKS[CastlingRights::index(c, short)])
+            })
+        })
     }
 
     /// The en-passant square as the position records it (FEN's fourth field).
@@ -418,20 +473,18 @@ impl Board {
                 self.shift(from, to, piece);
             }
             MoveFlag::CastleKing | MoveFlag::CastleQueen => {
+                // The king goes to the g- or c-file and the rook beside it, on the inner side.
+                // In Chess960 either may already stand on the other's target square (or on
+                // its own), so both leave the board before either lands.
+                let short = m.flag() == MoveFlag::CastleKing;
                 let rank = us.back_rank();
-                let (rook_from, rook_to) = if m.flag() == MoveFlag::CastleKing {
-                    (File::H, File::new(5))
-                } else {
-                    (File::A, File::new(3))
-                };
-                self.shift(from, to, piece);
-                if let Some(rook_to) = rook_to {
-                    self.shift(
-                        Square::from_coords(rook_from, rank),
-                        Square::from_coords(rook_to, rank),
-                        Piece::new(us, PieceKind::Rook),
-                    );
-                }
+                let rook = Piece::new(us, PieceKind::Rook);
+                let rook_from = self.castle_rook(us, short);
+                let rook_to = Square::from_coords(if short { File::F } else { File::D }, rank);
+                self.remove(from, piece);
+                self.remove(rook_from, rook);
+                self.put(to, piece);
+                self.put(rook_to, rook);
             }
             _ => {
                 // Promotions, with or without a capture.
@@ -452,8 +505,19 @@ impl Board {
             self.halfmove = 0;
         }
 
-        self.castling =
-            CastlingRights(self.castling.0 & CASTLE_KEEP[from.index()] & CASTLE_KEEP[to.index()]);
+        if self.castling.0 != 0 {
+            // A right ends when its king moves, or when anything leaves or lands on its rook's
+            // square (the rook moving or being captured).
+            if piece.kind == PieceKind::King {
+                self.castling = self.castling.without_color(us);
+            }
+            for i in 0..4 {
+                let rook = self.castle_rooks[i];
+                if rook == from || rook == to {
+                    self.castling.0 &= !(1 << i);
+                }
+            }
+        }
         self.hash ^= zobrist::castling(self.castling.bits());
 
         self.side = !us;
@@ -575,6 +639,9 @@ impl Board {
                 b.put(sq.flip(), Piece::new(!p.color, p.kind));
             }
         }
+        let r = self.castle_rooks;
+        b.castle_rooks = [r[2].flip(), r[3].flip(), r[0].flip(), r[1].flip()];
+        b.notation = self.notation;
         b.finish(
             !self.side,
             self.castling.flip(),

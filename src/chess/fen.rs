@@ -1,7 +1,7 @@
 //! FEN and EPD: parsing with precise errors, and writing.
 
 use super::bitboard::Bitboard;
-use super::board::{Board, CastlingRights};
+use super::board::{Board, CastlingNotation, CastlingRights, STANDARD_CASTLE_ROOKS};
 use super::piece::{Piece, PieceKind};
 use super::square::{Color, File, Rank, Square};
 use std::fmt::Write as _;
@@ -44,10 +44,12 @@ pub enum FenError {
     /// The side-to-move field is not `w` or `b`.
     #[error("side to move {0:?} is not 'w' or 'b'")]
     SideToMove(String),
-    /// The castling field is not `-` or a subset of `KQkq` in that form.
-    #[error("castling field {0:?} is not '-' or letters from KQkq, each at most once")]
+    /// The castling field is not `-` or at most one right per side and colour, written as
+    /// `KQkq` or as rook files (`A`-`H` for White, `a`-`h` for Black; X-FEN and Shredder-FEN).
+    #[error("castling field {0:?} is not '-' or rights written as KQkq or rook files (HAha), at most one per side of each king")]
     Castling(String),
-    /// A castling right is given but the king or rook is not on its home square.
+    /// A castling right is given but the king is not on its back rank, or no rook of that colour
+    /// stands where the right says (on that file, or anywhere on that side of the king).
     #[error("castling right '{right}' given, but the {missing} is not on {square}")]
     CastlingPieces {
         /// The right's letter.
@@ -131,51 +133,133 @@ fn parse_placement(field: &str, board: &mut Board) -> Result<(), FenError> {
     Ok(())
 }
 
-fn parse_castling(field: &str, board: &Board) -> Result<CastlingRights, FenError> {
+/// The castling field, in standard, X-FEN or Shredder-FEN form: `KQkq` name the outermost rook
+/// on that side of the king, a file letter (`A`-`H` for White, `a`-`h` for Black) names the
+/// rook's file. Returns the rights, the rook square of each, and the form to write back.
+fn parse_castling(
+    field: &str,
+    board: &Board,
+) -> Result<(CastlingRights, [Square; 4], CastlingNotation), FenError> {
     let mut rights = CastlingRights::NONE;
+    let mut rooks = STANDARD_CASTLE_ROOKS;
     if field == "-" {
-        return Ok(rights);
+        return Ok((rights, rooks, CastlingNotation::Kqkq));
     }
-    if field.is_empty() {
+    let letter = |c: char| matches!(c.to_ascii_lowercase(), 'k' | 'q' | 'a'..='h');
+    let repeated = field
+        .chars()
+        .enumerate()
+        .any(|(i, c)| field.chars().skip(i + 1).any(|d| d == c));
+    if field.is_empty() || field.chars().count() > 4 || !field.chars().all(letter) || repeated {
         return Err(FenError::Castling(field.to_string()));
     }
-    let mut seen = CastlingRights::NONE;
-    let mut wanted = Vec::with_capacity(4);
+    let mut all_files = true;
     for c in field.chars() {
-        let (color, short) = match c {
-            'K' => (Color::White, true),
-            'Q' => (Color::White, false),
-            'k' => (Color::Black, true),
-            'q' => (Color::Black, false),
-            _ => return Err(FenError::Castling(field.to_string())),
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
         };
-        if seen.has(color, short) {
-            return Err(FenError::Castling(field.to_string()));
-        }
-        seen = seen.with(color, short);
-        wanted.push((c, color, short));
-    }
-    for (c, color, short) in wanted {
         let rank = color.back_rank();
-        let king_sq = Square::from_coords(File::new(4).unwrap_or(File::A), rank);
-        let rook_sq = Square::from_coords(if short { File::H } else { File::A }, rank);
-        if board.piece_at(king_sq) != Some(Piece::new(color, PieceKind::King)) {
+        let file_letter = File::from_char(c.to_ascii_lowercase());
+        all_files &= file_letter.is_some();
+        let king = board.king_square(color);
+        if king.rank() != rank {
             return Err(FenError::CastlingPieces {
                 right: c,
                 missing: "king",
-                square: king_sq,
+                square: Square::from_coords(File::E, rank),
             });
         }
-        if board.piece_at(rook_sq) != Some(Piece::new(color, PieceKind::Rook)) {
-            return Err(FenError::CastlingPieces {
-                right: c,
-                missing: "rook",
-                square: rook_sq,
-            });
+        let own_rooks = board.pieces_of(color, PieceKind::Rook) & Bitboard::rank(rank);
+        let rook = match file_letter {
+            Some(file) => {
+                let sq = Square::from_coords(file, rank);
+                if !own_rooks.has(sq) {
+                    return Err(FenError::CastlingPieces {
+                        right: c,
+                        missing: "rook",
+                        square: sq,
+                    });
+                }
+                sq
+            }
+            None => {
+                // K and Q: the outermost rook on that side of the king.
+                let short = c.eq_ignore_ascii_case(&'k');
+                let side = own_rooks & files_beyond(king.file(), short);
+                let found = if short { side.last() } else { side.first() };
+                found.ok_or(FenError::CastlingPieces {
+                    right: c,
+                    missing: "rook",
+                    square: Square::from_coords(if short { File::H } else { File::A }, rank),
+                })?
+            }
+        };
+        if rook.file() == king.file() {
+            return Err(FenError::Castling(field.to_string()));
+        }
+        let short = rook.file() > king.file();
+        if rights.has(color, short) {
+            // Two rights for one side (`KH`, `AQ`, or a letter twice).
+            return Err(FenError::Castling(field.to_string()));
         }
         rights = rights.with(color, short);
+        rooks[CastlingRights::index(color, short)] = rook;
     }
-    Ok(rights)
+    let notation = if all_files {
+        CastlingNotation::Files
+    } else {
+        CastlingNotation::Kqkq
+    };
+    Ok((rights, rooks, notation))
+}
+
+/// The files east of `file` (towards h) when `east`, else west of it.
+fn files_beyond(file: File, east: bool) -> Bitboard {
+    File::all()
+        .filter(|&f| if east { f > file } else { f < file })
+        .fold(Bitboard::EMPTY, |bb, f| bb | Bitboard::file(f))
+}
+
+/// The castling field as FEN writes it: in the form it was read (`Board::castling_notation`),
+/// with X-FEN's file letter where `K`/`Q` would name another rook.
+fn castling_field(board: &Board) -> String {
+    let rights = board.castling();
+    if rights == CastlingRights::NONE {
+        return "-".to_string();
+    }
+    let mut out = String::with_capacity(4);
+    for color in Color::ALL {
+        let rank = color.back_rank();
+        let king = board.king_square(color);
+        for short in [true, false] {
+            if !rights.has(color, short) {
+                continue;
+            }
+            let rook = board.castle_rook(color, short);
+            // Is there another rook of ours further out on the same side?
+            let outer = board.pieces_of(color, PieceKind::Rook)
+                & Bitboard::rank(rank)
+                & files_beyond(rook.file(), short);
+            let letter = if board.castling_notation() == CastlingNotation::Files
+                || outer.any()
+                || king.file() == rook.file()
+            {
+                rook.file().to_char()
+            } else if short {
+                'k'
+            } else {
+                'q'
+            };
+            out.push(if color == Color::White {
+                letter.to_ascii_uppercase()
+            } else {
+                letter
+            });
+        }
+    }
+    out
 }
 
 fn parse_en_passant(field: &str, board: &Board, side: Color) -> Result<Option<Square>, FenError> {
@@ -250,7 +334,8 @@ impl Board {
             "b" => Color::Black,
             other => return Err(FenError::SideToMove(other.to_string())),
         };
-        let castling = parse_castling(fields[2], &board)?;
+        let (castling, rooks, notation) = parse_castling(fields[2], &board)?;
+        board.set_castling_setup(rooks, notation);
         let ep = parse_en_passant(fields[3], &board, side)?;
         let (halfmove, fullmove) = if fields.len() == 6 {
             let h =
@@ -301,7 +386,7 @@ impl Board {
             s,
             " {} {} {} {} {}",
             self.side_to_move().fen_char(),
-            self.castling(),
+            castling_field(self),
             ep,
             self.halfmove_clock(),
             self.fullmove_number()
@@ -419,6 +504,36 @@ mod tests {
     }
 
     #[test]
+    fn chess960_castling_fields_round_trip_in_the_form_read() {
+        for fen in [
+            // Shredder-FEN stays files; X-FEN stays KQkq.
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9",
+            "rk2r3/8/8/8/8/8/8/RK2R3 w EAea - 0 1",
+            // X-FEN needs a file where another rook stands further out on that side.
+            "4k3/8/8/8/8/8/8/RR2K2R w KB - 0 1",
+            "4k3/8/8/8/8/8/8/R3K2R w HA - 0 1",
+        ] {
+            let board = Board::from_fen(fen).unwrap();
+            assert_eq!(board.to_fen(), fen);
+        }
+        let b =
+            Board::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9")
+                .unwrap();
+        assert_eq!(b.castle_rook(Color::White, true), Square::H1);
+        assert_eq!(b.castle_rook(Color::White, false), Square::F1);
+        assert_eq!(b.castle_rook(Color::Black, false), Square::F8);
+        assert!(b.is_chess960());
+        assert!(!Board::startpos().is_chess960());
+        // The same rights in both forms are the same position.
+        assert_eq!(
+            b,
+            Board::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9")
+                .unwrap()
+        );
+    }
+
+    #[test]
     fn four_fields_default_clocks() {
         let b = Board::from_fen("8/8/8/8/8/8/8/K6k w - -").unwrap();
         assert_eq!(b.to_fen(), "8/8/8/8/8/8/8/K6k w - - 0 1");
@@ -470,12 +585,43 @@ mod tests {
             FenError::Castling(_)
         ));
         assert!(matches!(
-            err("8/8/8/8/8/8/8/K6k w K - 0 1"),
+            err("8/8/8/8/8/8/K7/7k w K - 0 1"),
             FenError::CastlingPieces {
                 right: 'K',
                 missing: "king",
                 ..
             }
+        ));
+        // A king in the corner has no rook beyond it.
+        assert!(matches!(
+            err("8/8/8/8/8/8/8/K6k w K - 0 1"),
+            FenError::CastlingPieces {
+                right: 'K',
+                missing: "rook",
+                ..
+            }
+        ));
+        // Chess960: no rook on the named file; two rights on one side of the king; a file
+        // letter on the king's own file.
+        assert!(matches!(
+            err("4k3/8/8/8/8/8/8/1R2K2R w G - 0 1"),
+            FenError::CastlingPieces {
+                right: 'G',
+                missing: "rook",
+                ..
+            }
+        ));
+        assert!(matches!(
+            err("4k3/8/8/8/8/8/8/1R2K1RR w HG - 0 1"),
+            FenError::Castling(_)
+        ));
+        assert!(matches!(
+            err("4k3/8/8/8/8/8/8/1R2K1RR w KH - 0 1"),
+            FenError::Castling(_)
+        ));
+        assert!(matches!(
+            err("4k3/8/8/8/8/8/8/1R2K1RR w E - 0 1"),
+            FenError::CastlingPieces { right: 'E', .. }
         ));
         assert!(matches!(
             err("4k3/8/8/8/8/8/8/4K3 w K - 0 1"),

@@ -248,26 +248,45 @@ pub(crate) fn generate<S: MoveSink, const QUIETS: bool, const NOISY: bool>(
     pawn_moves::<S, QUIETS, NOISY>(board, us, occ, enemy, king, check_mask, sink);
 }
 
+/// Castling, by the Chess960 rules that include standard chess: the king goes to the g- or
+/// c-file and its rook beside it on the inner side; every square either crosses or lands on
+/// must be empty but for the two pieces themselves, and no square the king crosses or lands on
+/// may be attacked. Called only when the king is not in check.
 #[inline(always)]
 fn castling<S: MoveSink>(board: &Board, us: Color, occ: Bitboard, sink: &mut S) {
     let rights: CastlingRights = board.castling();
     let rank = us.back_rank();
-    let sq = |f: u8| Square::from_coords(File::new(f).unwrap_or(File::A), rank);
-    let them = !us;
-    let king = sq(4);
-    if rights.has(us, true)
-        && (between(king, sq(7)) & occ).is_empty()
-        && !board.is_attacked(sq(5), them, occ)
-        && !board.is_attacked(sq(6), them, occ)
-    {
-        sink.single(Move::new(king, sq(6), MoveFlag::CastleKing));
-    }
-    if rights.has(us, false)
-        && (between(king, sq(0)) & occ).is_empty()
-        && !board.is_attacked(sq(3), them, occ)
-        && !board.is_attacked(sq(2), them, occ)
-    {
-        sink.single(Move::new(king, sq(2), MoveFlag::CastleQueen));
+    let king = board.king_square(us);
+    for (short, flag) in [(true, MoveFlag::CastleKing), (false, MoveFlag::CastleQueen)] {
+        if !rights.has(us, short) {
+            continue;
+        }
+        let rook = board.castle_rook(us, short);
+        let (king_to, rook_to) = if short {
+            (
+                Square::from_coords(File::G, rank),
+                Square::from_coords(File::F, rank),
+            )
+        } else {
+            (
+                Square::from_coords(File::C, rank),
+                Square::from_coords(File::D, rank),
+            )
+        };
+        let king_path = between(king, king_to).with(king_to);
+        let pieces = Bitboard::from_square(king).with(rook);
+        let crossed = king_path | between(rook, rook_to).with(rook_to);
+        if (crossed & occ & !pieces).any() {
+            continue;
+        }
+        // Attacks are seen without our king and rook: in Chess960 the castling rook may be
+        // what shields the king's target square from a rook or queen on the back rank.
+        let without = occ & !pieces;
+        let mut path = king_path;
+        if Iterator::any(&mut path, |sq| board.is_attacked(sq, !us, without)) {
+            continue;
+        }
+        sink.single(Move::new(king, king_to, flag));
     }
 }
 

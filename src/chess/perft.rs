@@ -228,16 +228,3 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
     }
     Ok(out)
 }
-
-/// Whether a FEN error comes from Chess960 castling (rooks not on a/h, or Shredder letters),
-/// which standard chess does not support yet.
-pub fn is_chess960_castling(fen: &str, err: &super::fen::FenError) -> bool {
-    use super::fen::FenError;
-    match err {
-        FenError::CastlingPieces { .. } => true,
-        FenError::Castling(field) => field
-            .chars()
-            .all(|c| c.is_ascii_alphabetic() && "ABCDEFGHabcdefghKQkq".contains(c)),
-        _ => fen.is_empty(),
-    }
-}

@@ -658,6 +658,11 @@ impl PgnGame {
         let mut s = String::new();
         let mut tags = self.tags.clone();
         if self.start != Board::startpos() && self.tag("FEN").is_none() {
+            // Readers that know Chess960 (lichess, python-chess, cutechess) need the tag to read
+            // its castling rights and moves.
+            if self.start.is_chess960() && self.tag("Variant").is_none() {
+                tags.push(("Variant".into(), "Chess960".into()));
+            }
             tags.push(("SetUp".into(), "1".into()));
             tags.push(("FEN".into(), self.start.to_fen()));
         }

@@ -292,14 +292,52 @@ impl Board {
         }
     }
 
-    /// Reads a move in UCI form and matches it against the legal moves.
+    /// Reads a move in UCI form and matches it against the legal moves. Castling is accepted
+    /// both as the king's move (`e1g1`) and as king-takes-rook (`e1h1`, Chess960's form); where
+    /// a king step and castling share the squares, the plain king step is meant.
     pub fn parse_uci(&self, text: &str) -> Result<Move, super::moves::MoveError> {
         let u: UciMove = text.trim().parse()?;
-        self.legal_moves()
+        let legal = self.legal_moves();
+        let matches = |m: &&Move| m.from() == u.from && m.promotion() == u.promotion;
+        let plain = legal
             .iter()
+            .filter(matches)
+            .find(|m| !m.is_castle() && m.to() == u.to);
+        let takes_rook = || {
+            legal.iter().filter(matches).find(|m| {
+                m.is_castle()
+                    && self.castle_rook(self.side_to_move(), m.flag() == MoveFlag::CastleKing)
+                        == u.to
+            })
+        };
+        let king_move = || {
+            legal
+                .iter()
+                .filter(matches)
+                .find(|m| m.is_castle() && m.to() == u.to)
+        };
+        plain
+            .or_else(takes_rook)
+            .or_else(king_move)
             .copied()
-            .find(|m| m.from() == u.from && m.to() == u.to && m.promotion() == u.promotion)
             .ok_or_else(|| super::moves::MoveError::Illegal(text.trim().to_string()))
+    }
+
+    /// `m` in UCI form: castling as the king's move (`e1g1`), or with `chess960` as
+    /// king-takes-rook (`e1h1`), as `UCI_Chess960` asks. `m` may come from any position of a
+    /// game that starts here (a principal variation): castling rooks never change in a game.
+    pub fn uci_move(&self, m: Move, chess960: bool) -> String {
+        if chess960 && m.is_castle() {
+            let color = if m.from().rank() == super::square::Rank::R1 {
+                super::square::Color::White
+            } else {
+                super::square::Color::Black
+            };
+            let rook = self.castle_rook(color, m.flag() == MoveFlag::CastleKing);
+            format!("{}{}", m.from(), rook)
+        } else {
+            m.to_string()
+        }
     }
 
     /// Reads a move in either UCI or SAN form (UCI first, since `e2e4` is not SAN).

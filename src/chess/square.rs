@@ -74,10 +74,16 @@ pub struct File(u8);
 impl File {
     /// File a.
     pub const A: File = File(0);
+    /// File c.
+    pub const C: File = File(2);
     /// File d.
     pub const D: File = File(3);
+    /// File e.
+    pub const E: File = File(4);
     /// File f.
     pub const F: File = File(5);
+    /// File g.
+    pub const G: File = File(6);
     /// File h.
     pub const H: File = File(7);
 

@@ -1,9 +1,7 @@
 //! The `perft` command: node counts per depth, divide, hash checking and suites.
 
 use super::format::{nps, thousands};
-use crate::chess::perft::{
-    is_chess960_castling, parse_suite, perft_check_hash, perft_parallel, perft_until, SuiteError,
-};
+use crate::chess::perft::{parse_suite, perft_check_hash, perft_parallel, perft_until, SuiteError};
 use crate::chess::{Board, FenError};
 use std::time::Instant;
 use thiserror::Error;
@@ -185,14 +183,6 @@ fn run_suite(
     for e in &entries {
         let board = match Board::from_fen(&e.fen) {
             Ok(b) => b,
-            Err(err) if is_chess960_castling(&e.fen, &err) => {
-                out(&format!(
-                    "skip {:<28} Chess960 castling is not supported yet ({err})",
-                    e.name
-                ));
-                skipped += 1;
-                continue;
-            }
             Err(err) if matches!(err, crate::chess::FenError::TooManyPieces { .. }) => {
                 out(&format!("skip {:<28} unreachable material: {err}", e.name));
                 skipped += 1;

@@ -5,7 +5,7 @@
 
 pub mod command;
 
-use crate::chess::Game;
+use crate::chess::{Board, Game};
 use crate::search::{Bound, Limits, Report, SearchControl, SearchInfo, Searcher};
 use command::{parse, Command, GoArgs};
 use std::io::{BufRead, Write};
@@ -26,8 +26,9 @@ pub fn send(line: &str) {
     let _ = lock.flush();
 }
 
-/// Formats a search report as a UCI `info` line.
-pub fn info_line(info: &SearchInfo) -> String {
+/// Formats a search report as a UCI `info` line; moves are written for the game that starts at
+/// `root`, castling as king-takes-rook when `chess960` (`UCI_Chess960`).
+pub fn info_line(info: &SearchInfo, root: &Board, chess960: bool) -> String {
     let bound = match info.bound {
         Some(Bound::Lower) => " lowerbound",
         Some(Bound::Upper) => " upperbound",
@@ -35,7 +36,11 @@ pub fn info_line(info: &SearchInfo) -> String {
     };
     // A fail-low report may come before any move has a score: then there is no `pv` field at
     // all, since an empty one confuses GUIs and python-chess.
-    let pv: String = info.pv.iter().map(|m| format!(" {m}")).collect();
+    let pv: String = info
+        .pv
+        .iter()
+        .map(|&m| format!(" {}", root.uci_move(m, chess960)))
+        .collect();
     let pv = if pv.is_empty() {
         pv
     } else {
@@ -63,6 +68,8 @@ struct Options {
     net: Arc<crate::eval::nnue::Network>,
     /// Whether the search evaluates with `net` (else the hand-crafted evaluation).
     use_nnue: bool,
+    /// `UCI_Chess960`: castling moves are written (and expected) as king-takes-rook.
+    chess960: bool,
 }
 
 /// The protocol state between commands.
@@ -113,6 +120,7 @@ impl Engine {
                 overhead_ms: 10,
                 net: crate::eval::nnue::default_net(),
                 use_nnue: true,
+                chess960: false,
             },
             search: None,
             done: Arc::new(std::sync::atomic::AtomicBool::new(true)),
@@ -161,6 +169,7 @@ impl Engine {
                 send("option name Move Overhead type spin default 10 min 0 max 5000");
                 send("option name EvalFile type string default <embedded>");
                 send("option name Use NNUE type check default true");
+                send("option name UCI_Chess960 type check default false");
                 send("uciok");
             }
             Command::IsReady => send("readyok"),
@@ -331,6 +340,15 @@ impl Engine {
                 }
                 _ => Err("option Ponder needs true or false".to_string()),
             },
+            "uci_chess960" => match value.map(|v| v.trim().to_ascii_lowercase()) {
+                // The rules need no switch: any FEN's castling rights are read as Chess960
+                // ones where they must be. The option only changes how castling is written.
+                Some(v) if v == "true" || v == "false" => {
+                    self.options.chess960 = v == "true";
+                    Ok(())
+                }
+                _ => Err("option UCI_Chess960 needs true or false".to_string()),
+            },
             _ => Err(format!("unknown option {name:?}")),
         };
         if let Err(e) = result {
@@ -361,6 +379,9 @@ impl Engine {
         let control = Arc::clone(&self.control);
         let overhead = self.options.overhead_ms;
         let debug = self.debug;
+        let chess960 = self.options.chess960;
+        let root = *game.board();
+        let uci = move |m: crate::chess::Move| root.uci_move(m, chess960);
         let done = Arc::clone(&self.done);
         done.store(false, std::sync::atomic::Ordering::SeqCst);
         self.search = Some(std::thread::spawn(move || {
@@ -368,9 +389,10 @@ impl Engine {
             let mut s = searcher.lock().unwrap_or_else(|p| p.into_inner());
             s.move_overhead_ms = overhead;
             let result = s.search(&game, &limits, &mut |r| match r {
-                Report::Iteration(info) => send(&info_line(info)),
+                Report::Iteration(info) => send(&info_line(info, &root, chess960)),
                 Report::CurrMove { depth, mv, number } => send(&format!(
-                    "info depth {depth} currmove {mv} currmovenumber {number}"
+                    "info depth {depth} currmove {} currmovenumber {number}",
+                    uci(*mv)
                 )),
             });
             drop(s);
@@ -392,8 +414,8 @@ impl Engine {
             done.store(true, std::sync::atomic::Ordering::SeqCst);
             match result.best {
                 Some(m) => match result.ponder {
-                    Some(p) => send(&format!("bestmove {m} ponder {p}")),
-                    None => send(&format!("bestmove {m}")),
+                    Some(p) => send(&format!("bestmove {} ponder {}", uci(m), uci(p))),
+                    None => send(&format!("bestmove {}", uci(m))),
                 },
                 None => send("bestmove (none)"),
             }
@@ -445,7 +467,7 @@ pub fn run() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::{Board, Move};
+    use crate::chess::Move;
     use crate::search::Score;
 
     fn report(pv: Vec<Move>, bound: Option<Bound>) -> SearchInfo {
@@ -468,10 +490,10 @@ mod tests {
         let b = Board::startpos();
         let e4 = b.parse_uci("e2e4").unwrap();
         let e5 = b.make_move(e4).parse_uci("e7e5").unwrap();
-        let line = info_line(&report(vec![e4, e5], None));
+        let line = info_line(&report(vec![e4, e5], None), &b, false);
         assert!(line.ends_with(" time 20 pv e2e4 e7e5"), "{line}");
         assert!(line.contains(" score cp -35 "), "{line}");
-        let line = info_line(&report(Vec::new(), Some(Bound::Upper)));
+        let line = info_line(&report(Vec::new(), Some(Bound::Upper)), &b, false);
         assert!(
             line.ends_with(" upperbound nodes 1000 nps 50000 hashfull 3 time 20"),
             "{line}"

@@ -97,16 +97,12 @@ impl Delta {
         d.sub(piece, from);
         match m.flag() {
             MoveFlag::CastleKing | MoveFlag::CastleQueen => {
-                let (rf, rt) = if m.flag() == MoveFlag::CastleKing {
-                    (File::H, File::F)
-                } else {
-                    (File::A, File::D)
-                };
-                let rank = from.rank();
+                let short = m.flag() == MoveFlag::CastleKing;
+                let rook_to = if short { File::F } else { File::D };
                 let rook = Piece::new(us, PieceKind::Rook);
                 d.add(piece, to);
-                d.sub(rook, Square::from_coords(rf, rank));
-                d.add(rook, Square::from_coords(rt, rank));
+                d.sub(rook, board.castle_rook(us, short));
+                d.add(rook, Square::from_coords(rook_to, from.rank()));
             }
             MoveFlag::EnPassant => {
                 d.add(piece, to);
