@@ -4,19 +4,24 @@
 //! `search` takes a `Game` and `Limits` and reports every finished iteration through a callback.
 //! Nothing here prints: front ends format the reports.
 
-pub mod alphabeta;
-pub mod ordering;
+pub mod history;
+mod node;
+pub mod params;
+pub mod picker;
 mod qsearch;
+mod root;
 pub mod score;
 pub mod see;
 pub mod time;
 pub mod tt;
+mod worker;
 
 pub use score::Score;
 pub use time::{Clock, TimeBudget};
 pub use tt::Bound;
 
 use crate::chess::{Game, Move};
+use worker::ThreadData;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -134,24 +139,6 @@ pub struct SearchResult {
 /// The most search threads (UCI `Threads`), as Stockfish allows.
 pub const MAX_THREADS: usize = 1024;
 
-/// What one search thread keeps from search to search: its move-ordering history and its
-/// evaluation state. Threads share only the transposition table.
-struct ThreadData {
-    heuristics: ordering::Heuristics,
-    pawns: crate::eval::PawnCache,
-    eval: crate::eval::SearchEval,
-}
-
-impl ThreadData {
-    fn new(eval: crate::eval::SearchEval) -> ThreadData {
-        ThreadData {
-            heuristics: ordering::Heuristics::default(),
-            pawns: crate::eval::PawnCache::new(),
-            eval,
-        }
-    }
-}
-
 /// The engine's thinking state, kept between moves.
 pub struct Searcher {
     tt: tt::TransTable,
@@ -267,6 +254,6 @@ impl Searcher {
         limits: &Limits,
         report: &mut dyn FnMut(&Report),
     ) -> SearchResult {
-        alphabeta::run(self, game, limits, report)
+        root::run(self, game, limits, report)
     }
 }

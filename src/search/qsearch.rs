@@ -1,8 +1,8 @@
 //! Quiescence search: at the horizon, only captures and promotions (or every evasion when in
 //! check) are searched, so that the static evaluation is never taken in the middle of an exchange.
 
-use super::alphabeta::Worker;
-use super::ordering::MAX_PLY;
+use super::history::MAX_PLY;
+use super::worker::Worker;
 use super::score::{Score, INFINITY, MATE};
 use super::see::{see_ge, SEE_VALUE};
 use super::tt::Bound;

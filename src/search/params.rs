@@ -1,0 +1,1 @@
+//! Tunable search constants.

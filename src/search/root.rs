@@ -1,0 +1,302 @@
+//! The root: iterative deepening with aspiration windows and MultiPV, and the threads of a
+//! search (Lazy SMP: helpers search the same root on their own copies and share the table).
+
+use super::history::MAX_PLY;
+use super::score::{Score, INFINITY, MATE_BOUND};
+use super::time::TimeBudget;
+use super::tt::{Bound, TransTable};
+use super::worker::Worker;
+use super::{Limits, Report, SearchControl, SearchInfo, SearchResult, Searcher};
+use crate::chess::{Board, Game, Move};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// The root: iterative deepening with aspiration windows and MultiPV.
+pub(super) fn run(
+    s: &mut Searcher,
+    game: &Game,
+    limits: &Limits,
+    report: &mut dyn FnMut(&Report),
+) -> SearchResult {
+    let board = *game.board();
+    let start = Instant::now();
+    let mut root_moves: Vec<Move> = board.legal_moves().iter().copied().collect();
+    if !limits.searchmoves.is_empty() {
+        let filtered: Vec<Move> = root_moves
+            .iter()
+            .copied()
+            .filter(|m| limits.searchmoves.contains(m))
+            .collect();
+        if !filtered.is_empty() {
+            root_moves = filtered;
+        }
+    }
+    if root_moves.is_empty() {
+        return SearchResult {
+            best: None,
+            ponder: None,
+            score: if board.in_check() {
+                Score::mated_in(0)
+            } else {
+                Score::DRAW
+            },
+            checkmated: board.in_check(),
+            ..SearchResult::default()
+        };
+    }
+    s.tt.new_search();
+    let budget = if limits.infinite {
+        None
+    } else if let Some(mt) = limits.movetime {
+        Some(TimeBudget::fixed(mt, s.move_overhead_ms))
+    } else {
+        limits
+            .clock
+            .map(|c| TimeBudget::from_clock(c, s.move_overhead_ms))
+    };
+    let max_depth = limits.depth.map_or(MAX_PLY as i32 - 1, |d| {
+        d.clamp(1, MAX_PLY as u32 - 1) as i32
+    });
+    let multipv = limits.multipv.clamp(1, root_moves.len());
+    let searchmoves = if limits.searchmoves.is_empty() {
+        Vec::new()
+    } else {
+        root_moves.clone()
+    };
+    let limits = Limits {
+        searchmoves,
+        ..limits.clone()
+    };
+
+    let mut path: Vec<u64> = game.reversible_hashes();
+    path.pop(); // the root itself is not "before" the root
+                // Helpers search the same tree to fill the shared table; they take no time or node limit of
+                // their own (the main thread stops them) and report nothing.
+    let helper_limits = Limits {
+        nodes: None,
+        mate: None,
+        multipv: 1,
+        ..limits.clone()
+    };
+    let Searcher {
+        tt,
+        threads,
+        control,
+        ..
+    } = s;
+    let tt: &TransTable = tt;
+    let counters: Vec<AtomicU64> = (0..threads.len()).map(|_| AtomicU64::new(0)).collect();
+    let helper_control = SearchControl::default();
+    // `Searcher` always holds its main thread's data first.
+    let (main, helpers) = threads
+        .split_first_mut()
+        .expect("a searcher has a main thread");
+    let mut result = std::thread::scope(|scope| {
+        for (i, t) in helpers.iter_mut().enumerate() {
+            let (path, counters) = (path.clone(), &counters[..]);
+            let (helper_limits, helper_control, root_moves) =
+                (&helper_limits, &helper_control, &root_moves[..]);
+            // A helper the system cannot start is done without: the search stays correct with
+            // any number of them.
+            let _ = std::thread::Builder::new().spawn_scoped(scope, move || {
+                let mut silent = |_: &Report| {};
+                let mut w = Worker::new(t, tt, helper_control, counters, i + 1, &mut silent);
+                w.begin(helper_limits, start, None, path, &board);
+                iterate(&mut w, &board, root_moves, 1, max_depth);
+            });
+        }
+        let mut w = Worker::new(main, tt, control, &counters, 0, report);
+        w.begin(&limits, start, budget, path, &board);
+        let result = iterate(&mut w, &board, &root_moves, multipv, max_depth);
+        helper_control.stop();
+        result
+    });
+    result.nodes = counters.iter().map(|c| c.load(Ordering::Relaxed)).sum();
+    if result.ponder.is_none() {
+        if let Some(best) = result.best {
+            let after = board.make_move(best);
+            result.ponder = tt
+                .probe(after.hash(), 1)
+                .map(|h| h.mv)
+                .filter(|&m| m != Move::NULL && after.is_legal(m));
+        }
+    }
+    result
+}
+
+/// Iterative deepening on one thread, with aspiration windows and MultiPV; returns what this
+/// thread would play.
+fn iterate(
+    w: &mut Worker<'_>,
+    board: &Board,
+    root_moves: &[Move],
+    multipv: usize,
+    max_depth: i32,
+) -> SearchResult {
+    let mut result = SearchResult::default();
+    let mut prev_scores = vec![0i32; multipv];
+    let mut stability_factor = 1.0f64;
+    let mut last_best = Move::NULL;
+
+    'deepening: for depth in 1..=max_depth {
+        // Odd helpers run one ply ahead of the others, so that the threads do not all search
+        // the same iteration at once.
+        let depth = if w.id % 2 == 1 {
+            (depth + 1).min(max_depth)
+        } else {
+            depth
+        };
+        w.excluded.clear();
+        w.root_depth = depth;
+        let mut iteration: Vec<(i32, Vec<Move>)> = Vec::new();
+        for (pv_idx, prev_score) in prev_scores.iter_mut().enumerate() {
+            w.seldepth = 0;
+            let mut delta = 18;
+            let (mut alpha, mut beta) = if depth >= 5 && prev_score.abs() < MATE_BOUND {
+                (*prev_score - delta, *prev_score + delta)
+            } else {
+                (-INFINITY, INFINITY)
+            };
+            let score = loop {
+                let score = w.negamax(board, depth, alpha, beta, 0, true, false, false);
+                if w.stopped {
+                    break score;
+                }
+                let bound = if score <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (score - delta).max(-INFINITY);
+                    Some(Bound::Upper)
+                } else if score >= beta {
+                    beta = (score + delta).min(INFINITY);
+                    Some(Bound::Lower)
+                } else {
+                    None
+                };
+                let Some(bound) = bound else { break score };
+                if w.elapsed() > Duration::from_millis(1000) {
+                    let pv = w.pv[0][..w.pv_len[0]].to_vec();
+                    let r = Report::Iteration(info(w, depth, pv_idx + 1, score, Some(bound), pv));
+                    (w.report)(&r);
+                }
+                delta += delta;
+            };
+            if w.stopped && (depth > 1 || w.pv_len[0] == 0) {
+                // A move that beat the best so far of an unfinished iteration was searched to
+                // this depth and is the better choice: tactics are often found this way.
+                if multipv == 1 && depth > 1 && w.pv_len[0] > 0 {
+                    let pv = w.pv[0][..w.pv_len[0]].to_vec();
+                    let score = w.root_score;
+                    let bound = (score >= beta).then_some(Bound::Lower);
+                    let r = Report::Iteration(info(w, depth, 1, score, bound, pv.clone()));
+                    (w.report)(&r);
+                    adopt(&mut result, score, depth, pv);
+                }
+                break 'deepening;
+            }
+            let pv = w.pv[0][..w.pv_len[0]].to_vec();
+            if let Some(&first) = pv.first() {
+                w.excluded.push(first);
+            }
+            *prev_score = score;
+            if multipv == 1 {
+                let r = Report::Iteration(info(w, depth, 1, score, None, pv.clone()));
+                (w.report)(&r);
+            }
+            iteration.push((score, pv));
+            if w.stopped {
+                break;
+            }
+        }
+        if multipv > 1 {
+            // Each line was searched with the better ones excluded, but search instability can
+            // still leave a later line scoring higher: report them best first.
+            iteration.sort_by_key(|line| std::cmp::Reverse(line.0));
+            for (k, (score, pv)) in iteration.iter().enumerate() {
+                prev_scores[k] = *score;
+                let r = Report::Iteration(info(w, depth, k + 1, *score, None, pv.clone()));
+                (w.report)(&r);
+            }
+        }
+        // Depth 1 is done: from now on limits may stop the search.
+        w.can_stop = true;
+        if let Some((score, pv)) = iteration.into_iter().next() {
+            if let Some(&best) = pv.first() {
+                if best != last_best && depth > 1 {
+                    stability_factor = (stability_factor * 1.5).min(2.5);
+                } else {
+                    stability_factor = (stability_factor * 0.9).max(0.6);
+                }
+                if depth > 4 && score < result.score.0 - 30 {
+                    stability_factor = stability_factor.max(1.4);
+                }
+                last_best = best;
+                adopt(&mut result, score, depth, pv);
+            }
+        }
+        if w.stopped {
+            break;
+        }
+        if let Some(m) = w.limits.mate {
+            if result
+                .score
+                .mate_moves()
+                .is_some_and(|n| n > 0 && n <= m as i32)
+            {
+                break;
+            }
+        }
+        if !w.control.pondering() {
+            if let Some(b) = w.budget {
+                let soft = b.soft.as_secs_f64() * stability_factor;
+                // A forced move saves clock time; a fixed move time is the user's to spend.
+                if root_moves.len() == 1 && depth >= 4 && w.limits.movetime.is_none() {
+                    break;
+                }
+                if w.elapsed().as_secs_f64() >= soft.min(b.hard.as_secs_f64()) {
+                    break;
+                }
+            }
+        }
+    }
+
+    if result.best.is_none() {
+        // Stopped before depth 1 finished (cannot happen with can_stop, but stay safe).
+        result.best = root_moves.first().copied();
+    }
+    w.counters[w.id].store(w.nodes, Ordering::Relaxed);
+    result.nodes = w.nodes;
+    result
+}
+
+/// Makes a searched line (non-empty) the result: its first move is played, its second pondered.
+fn adopt(result: &mut SearchResult, score: i32, depth: i32, pv: Vec<Move>) {
+    result.best = pv.first().copied();
+    result.ponder = pv.get(1).copied();
+    result.score = Score(score);
+    result.depth = depth as u32;
+    result.pv = pv;
+}
+
+fn info(
+    w: &Worker<'_>,
+    depth: i32,
+    multipv: usize,
+    score: i32,
+    bound: Option<Bound>,
+    pv: Vec<Move>,
+) -> SearchInfo {
+    let ms = w.elapsed().as_millis() as u64;
+    let nodes = w.total_nodes();
+    SearchInfo {
+        depth: depth as u32,
+        seldepth: w.seldepth.max(depth as usize) as u32,
+        multipv,
+        score: Score(score),
+        bound,
+        nodes,
+        nps: nodes * 1000 / ms.max(1),
+        time_ms: ms,
+        hashfull: w.tt.hashfull(),
+        pv,
+    }
+}

@@ -1,0 +1,244 @@
+//! One search thread's state: its tables, the shared table and flags, its counters, the path
+//! from the root, and the principal-variation table; plus what every node asks of it (stop
+//! checks, repetition, evaluation).
+
+use super::history::{piece_to, Heuristics, MAX_PLY};
+use super::picker::MovePicker;
+use super::time::TimeBudget;
+use super::tt::TransTable;
+use super::{Limits, Report, SearchControl};
+use crate::chess::{Board, Move};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// What one search thread keeps from search to search: its move-ordering history and its
+/// evaluation state. Threads share only the transposition table.
+pub(super) struct ThreadData {
+    pub(super) heuristics: Heuristics,
+    pub(super) pawns: crate::eval::PawnCache,
+    pub(super) eval: crate::eval::SearchEval,
+}
+
+impl ThreadData {
+    /// Fresh tables for a thread evaluating with `eval`.
+    pub(super) fn new(eval: crate::eval::SearchEval) -> ThreadData {
+        ThreadData {
+            heuristics: Heuristics::default(),
+            pawns: crate::eval::PawnCache::new(),
+            eval,
+        }
+    }
+}
+
+/// Late-move reduction table: ln(depth)·ln(moves)/2.2, a common shape.
+pub(super) fn lmr_table() -> Box<[[i32; 64]; 64]> {
+    let mut t = Box::new([[0i32; 64]; 64]);
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.8 + (d as f64).ln() * (m as f64).ln() / 2.2) as i32;
+        }
+    }
+    t
+}
+
+/// One thread's state during a search: its tables, the shared table and flags, counters, the
+/// path, and the PV table.
+pub(super) struct Worker<'a> {
+    pub(super) t: &'a mut ThreadData,
+    pub(super) tt: &'a TransTable,
+    /// The flags this thread obeys: the user's for the main thread, the main thread's for helpers.
+    pub(super) control: &'a SearchControl,
+    /// Every thread's node count, published every 1024 nodes; this thread's is `counters[id]`.
+    pub(super) counters: &'a [AtomicU64],
+    /// 0 for the main thread.
+    pub(super) id: usize,
+    pub(super) report: &'a mut dyn FnMut(&Report),
+    pub(super) root_depth: i32,
+    pub(super) limits: &'a Limits,
+    pub(super) start: Instant,
+    pub(super) budget: Option<TimeBudget>,
+    pub(super) nodes: u64,
+    pub(super) seldepth: usize,
+    pub(super) stopped: bool,
+    /// Time and node limits only apply once depth 1 has given us a move.
+    pub(super) can_stop: bool,
+    pub(super) was_pondering: bool,
+    /// Hashes of the positions before the current node: game history, then the search path.
+    pub(super) path: Vec<u64>,
+    pub(super) pv: Vec<[Move; MAX_PLY + 1]>,
+    pub(super) pv_len: [usize; MAX_PLY + 2],
+    pub(super) evals: [i32; MAX_PLY + 2],
+    pub(super) prev: [Option<(usize, Move)>; MAX_PLY + 2],
+    pub(super) excluded: Vec<Move>,
+    /// The move a singular-extension search leaves out at each ply (`Move::NULL`: none).
+    pub(super) singular: [Move; MAX_PLY + 2],
+    pub(super) lmr: Box<[[i32; 64]; 64]>,
+    /// One move picker per ply, reused from node to node.
+    pub(super) pickers: Vec<MovePicker>,
+    /// The score of the last root move that raised alpha (its line is `pv[0]`).
+    pub(super) root_score: i32,
+}
+
+impl Worker<'_> {
+    pub(super) fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Polls the stop flag, the node limit and the hard time bound.
+    #[inline]
+    pub(super) fn check_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if !self.can_stop {
+            return false;
+        }
+        if let Some(n) = self.limits.nodes {
+            if self.total_nodes() >= n {
+                self.stopped = true;
+                return true;
+            }
+        }
+        if self.nodes & 1023 == 0 {
+            self.counters[self.id].store(self.nodes, Ordering::Relaxed);
+            let control = self.control;
+            if control.stopped() {
+                self.stopped = true;
+            } else if control.pondering() {
+                self.was_pondering = true;
+            } else {
+                if self.was_pondering {
+                    // Ponderhit: the clock starts now for us.
+                    self.was_pondering = false;
+                    self.start = Instant::now();
+                }
+                if let Some(b) = self.budget {
+                    if self.elapsed() >= b.hard {
+                        self.stopped = true;
+                    }
+                }
+            }
+        }
+        self.stopped
+    }
+
+    /// Nodes searched by all threads: this one's exact count plus the others' last published.
+    pub(super) fn total_nodes(&self) -> u64 {
+        if self.counters.len() == 1 {
+            return self.nodes;
+        }
+        let others: u64 = (self.counters.iter().enumerate())
+            .filter(|&(i, _)| i != self.id)
+            .map(|(_, c)| c.load(Ordering::Relaxed))
+            .sum();
+        self.nodes + others
+    }
+
+    pub(super) fn is_repetition(&self, b: &Board) -> bool {
+        let h = b.hash();
+        let window = b.halfmove_clock() as usize;
+        self.path
+            .iter()
+            .rev()
+            .take(window)
+            .skip(1)
+            .step_by(2)
+            .any(|&x| x == h)
+    }
+
+    /// The continuation-history context of a node at `ply`: the moves one and two plies back.
+    pub(super) fn context(&self, ply: usize) -> [Option<usize>; 2] {
+        let back = |k: usize| {
+            ply.checked_sub(k)
+                .and_then(|i| self.prev[i])
+                .map(|(piece, m)| piece_to(piece, m))
+        };
+        [back(1), back(2)]
+    }
+
+    /// The static evaluation of `b`, the node at `ply` (NNUE or hand-crafted, as configured).
+    #[inline]
+    pub(super) fn evaluate(&mut self, b: &Board, ply: usize) -> i32 {
+        let t = &mut *self.t;
+        t.eval.evaluate(b, ply, &mut t.pawns)
+    }
+
+    pub(super) fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][ply] = m;
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+}
+
+impl<'a> Worker<'a> {
+    /// A worker for thread `id` (0: the main thread), not yet set up for a search.
+    pub(super) fn new(
+        t: &'a mut ThreadData,
+        tt: &'a TransTable,
+        control: &'a SearchControl,
+        counters: &'a [AtomicU64],
+        id: usize,
+        report: &'a mut dyn FnMut(&Report),
+    ) -> Worker<'a> {
+        Worker {
+            t,
+            tt,
+            control,
+            counters,
+            id,
+            report,
+            root_depth: 1,
+            limits: &NO_LIMITS,
+            start: Instant::now(),
+            budget: None,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            // Helpers may stop at once: only the main thread must finish depth 1.
+            can_stop: id != 0,
+            was_pondering: false,
+            path: Vec::new(),
+            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 2],
+            pv_len: [0; MAX_PLY + 2],
+            evals: [0; MAX_PLY + 2],
+            prev: [None; MAX_PLY + 2],
+            excluded: Vec::new(),
+            singular: [Move::NULL; MAX_PLY + 2],
+            lmr: lmr_table(),
+            pickers: (0..MAX_PLY + 2).map(|_| MovePicker::default()).collect(),
+            root_score: 0,
+        }
+    }
+
+    /// Sets the worker up to search from `board`, whose predecessors' hashes are `path`.
+    pub(super) fn begin(
+        &mut self,
+        limits: &'a Limits,
+        start: Instant,
+        budget: Option<TimeBudget>,
+        path: Vec<u64>,
+        board: &Board,
+    ) {
+        self.limits = limits;
+        self.start = start;
+        self.budget = budget;
+        self.path = path;
+        self.t.eval.reset(board);
+    }
+}
+
+/// Limits that a worker holds before `begin` gives it the search's.
+static NO_LIMITS: Limits = Limits {
+    depth: None,
+    nodes: None,
+    movetime: None,
+    clock: None,
+    infinite: false,
+    mate: None,
+    searchmoves: Vec::new(),
+    multipv: 1,
+};
+
