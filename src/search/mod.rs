@@ -21,9 +21,9 @@ pub use time::{Clock, TimeBudget};
 pub use tt::Bound;
 
 use crate::chess::{Game, Move};
-use worker::ThreadData;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use worker::ThreadData;
 
 /// What limits a search. Everything `None` and `infinite == false` means "depth 128".
 #[derive(Clone, Debug, Default)]

@@ -196,4 +196,3 @@ impl MovePicker {
         score < -500_000_000
     }
 }
-

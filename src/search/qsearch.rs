@@ -2,10 +2,10 @@
 //! check) are searched, so that the static evaluation is never taken in the middle of an exchange.
 
 use super::history::MAX_PLY;
-use super::worker::Worker;
 use super::score::{Score, INFINITY, MATE};
 use super::see::{see_ge, SEE_VALUE};
 use super::tt::Bound;
+use super::worker::Worker;
 use crate::chess::{insufficient_material, Board, Move, PieceKind};
 
 impl Worker<'_> {

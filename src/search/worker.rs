@@ -241,4 +241,3 @@ static NO_LIMITS: Limits = Limits {
     searchmoves: Vec::new(),
     multipv: 1,
 };
-
