@@ -2,6 +2,7 @@
 //! moves, butterfly and continuation history, and the correction history of the static
 //! evaluation by pawn structure.
 
+use super::score::Score;
 use crate::chess::{Color, Move};
 
 /// Killer moves per ply: quiet moves that caused a cutoff in a sibling node.
@@ -105,7 +106,7 @@ impl Heuristics {
 
     /// The static evaluation `raw` corrected by what searches of positions with the same pawns
     /// found.
-    pub fn corrected_eval(&self, side: Color, pawn_key: u64, raw: i32) -> i32 {
+    pub fn corrected_eval(&self, side: Color, pawn_key: u64, raw: Score) -> Score {
         let (s, i) = Self::correction_slot(side, pawn_key);
         raw + self.correction[s][i] / CORRECTION_GRAIN
     }
@@ -170,19 +171,28 @@ mod tests {
         let a = Board::startpos();
         let b = Board::from_fen("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
             .unwrap();
-        assert_eq!(h.corrected_eval(Color::White, a.pawn_key(), 10), 10);
+        assert_eq!(
+            h.corrected_eval(Color::White, a.pawn_key(), Score(10)),
+            Score(10)
+        );
         for _ in 0..200 {
             h.update_correction(Color::White, a.pawn_key(), 40, 10);
         }
         // Converges on the observed error, for this side and these pawns only.
-        let c = h.corrected_eval(Color::White, a.pawn_key(), 10);
+        let c = h.corrected_eval(Color::White, a.pawn_key(), Score(10)).0;
         assert!((45..=50).contains(&c), "{c}");
-        assert_eq!(h.corrected_eval(Color::Black, a.pawn_key(), 10), 10);
-        assert_eq!(h.corrected_eval(Color::White, b.pawn_key(), 10), 10);
+        assert_eq!(
+            h.corrected_eval(Color::Black, a.pawn_key(), Score(10)),
+            Score(10)
+        );
+        assert_eq!(
+            h.corrected_eval(Color::White, b.pawn_key(), Score(10)),
+            Score(10)
+        );
         // A wild search result moves it by no more than the bound.
         for _ in 0..200 {
             h.update_correction(Color::White, a.pawn_key(), -5000, 10);
         }
-        assert!(h.corrected_eval(Color::White, a.pawn_key(), 0) >= -CORRECTION_MAX);
+        assert!(h.corrected_eval(Color::White, a.pawn_key(), Score(0)) >= Score(-CORRECTION_MAX));
     }
 }

@@ -1,29 +1,45 @@
-//! The node search: principal-variation alpha-beta with its pruning, reduction and extension
-//! steps, each named where it happens.
+//! The node search: principal-variation alpha-beta. Its steps before the move loop (draws,
+//! mate distance, the hash table, reverse futility, null move, singular extension) and in it
+//! (move pruning, late-move reductions, the history update on a cutoff) are named helpers.
 
-use super::history::piece_to;
+use super::history::{piece_to, MAX_PLY};
+use super::params::*;
 use super::picker::MovePicker;
-use super::score::{Score, INFINITY, MATE, MATE_BOUND};
+use super::score::Score;
 use super::see::see_ge;
-use super::tt::Bound;
+use super::tt::{Bound, TtHit};
 use super::worker::Worker;
-use super::{history::MAX_PLY, Report};
+use super::Report;
 use crate::chess::{insufficient_material, Board, Move};
 use std::time::Duration;
 
+/// What a node knows about itself once it has probed the table and evaluated.
+struct NodeState {
+    pv_node: bool,
+    cut_node: bool,
+    /// The static evaluation before correction (what the table keeps).
+    raw_eval: Score,
+    /// The corrected static evaluation (`-INFINITE` in check, where there is none).
+    static_eval: Score,
+    /// Whether the static evaluation is better than two plies ago.
+    improving: bool,
+}
+
 impl Worker<'_> {
+    /// Searches `b` at `ply` to `depth` within (`alpha`, `beta`). `cut_node`: expected to fail
+    /// high; `null_ok`: a null move may be tried (not twice in a row).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn negamax(
         &mut self,
         b: &Board,
         mut depth: i32,
-        mut alpha: i32,
-        mut beta: i32,
+        mut alpha: Score,
+        mut beta: Score,
         ply: usize,
         pv_node: bool,
         cut_node: bool,
         null_ok: bool,
-    ) -> i32 {
+    ) -> Score {
         self.pv_len[ply] = ply;
         // Quiescence handles the horizon, check evasions included; extending checks here instead
         // would let a chain of checks keep the depth from ever falling.
@@ -33,25 +49,18 @@ impl Worker<'_> {
         let in_check = b.in_check();
         self.nodes += 1;
         if self.check_stop() {
-            return 0;
+            return Score::DRAW;
         }
         let root = ply == 0;
         self.seldepth = self.seldepth.max(ply);
 
         if !root {
-            if self.is_repetition(b) || insufficient_material(b) {
-                return 0;
-            }
-            // The fifty-move rule, unless this move mated (mate takes precedence).
-            if b.halfmove_clock() >= 100 && (!in_check || b.has_legal_move()) {
-                return 0;
-            }
-            if ply >= MAX_PLY {
-                return if in_check { 0 } else { self.evaluate(b, ply) };
+            if let Some(score) = self.draw_or_horizon(b, ply, in_check) {
+                return score;
             }
             // Mate-distance pruning: no score here can beat a shorter mate already found.
-            alpha = alpha.max(-MATE + ply as i32);
-            beta = beta.min(MATE - ply as i32 - 1);
+            alpha = alpha.max(Score::mated_in(ply));
+            beta = beta.min(Score::mate_in(ply + 1));
             if alpha >= beta {
                 return alpha;
             }
@@ -75,121 +84,62 @@ impl Worker<'_> {
             // entry matches on the full 64-bit key.
             tt_move = h.mv;
             if !pv_node && h.depth >= depth && h.cuts(alpha, beta) {
-                return h.score.0;
+                return h.score;
             }
         }
 
-        // The TT keeps the raw evaluation; the correction is applied fresh each time.
+        let node = self.node_state(b, ply, hit, in_check, pv_node, cut_node);
         let pawn_key = b.pawn_key();
-        let (raw_eval, static_eval) = if in_check {
-            (-INFINITY, -INFINITY)
-        } else {
-            let raw = match hit {
-                Some(h) => h.eval,
-                None => self.evaluate(b, ply),
-            };
-            let corrected = self
-                .t
-                .heuristics
-                .corrected_eval(b.side_to_move(), pawn_key, raw);
-            (raw, corrected)
-        };
-        self.evals[ply] = static_eval;
-        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
 
-        if !pv_node && !in_check && skip == Move::NULL && beta.abs() < MATE_BOUND {
-            // Reverse futility: far above beta at low depth, assume it holds.
-            let margin = 75 * depth - if improving { 50 } else { 0 };
-            if depth <= 7 && static_eval - margin >= beta {
-                return static_eval;
+        if !pv_node && !in_check && skip == Move::NULL && !beta.is_mate() {
+            if let Some(score) = self.reverse_futility(&node, depth, beta) {
+                return score;
             }
-            // Null move: if passing still beats beta, a real move will too.
-            if null_ok
-                && depth >= 3
-                && static_eval >= beta
-                && b.has_non_pawn_material(b.side_to_move())
-            {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
-                let nb = b.make_null_move();
-                self.t.eval.push_null(ply + 1);
-                self.path.push(b.hash());
-                self.prev[ply] = None;
-                let score = -self.negamax(
-                    &nb,
-                    depth - r,
-                    -beta,
-                    -beta + 1,
-                    ply + 1,
-                    false,
-                    !cut_node,
-                    false,
-                );
-                self.path.pop();
-                if self.stopped {
-                    return 0;
+            if null_ok {
+                if let Some(score) = self.null_move(b, &node, depth, beta, ply) {
+                    return score;
                 }
-                if score >= beta {
-                    return if score >= MATE_BOUND { beta } else { score };
+                if self.stopped {
+                    return Score::DRAW;
                 }
             }
         }
 
         // Internal iterative reduction: a PV or expected cut node without a hash move is searched
         // a little shallower (an all-node gains nothing from it: every move must be refuted).
-        if depth >= 4 && tt_move == Move::NULL && skip == Move::NULL && (pv_node || cut_node) {
+        if depth >= IIR_MIN_DEPTH
+            && tt_move == Move::NULL
+            && skip == Move::NULL
+            && (pv_node || cut_node)
+        {
             depth -= 1;
         }
 
-        // Singular extension: when the hash move beats every alternative by a margin (a search
-        // without it fails low), it is the only move here and is searched one ply deeper. When even
-        // the alternatives beat beta, several moves refute the parent: cut at once (multi-cut).
         let mut singular_move = Move::NULL;
         if let Some(h) = hit {
-            // Not in check (that node is already extended), and not so deep in an extended line
-            // that extensions could feed on each other without end.
-            if !root
-                && !in_check
-                && depth >= 8
-                && (ply as i32) < 2 * self.root_depth
-                && h.mv != Move::NULL
-                && h.depth >= depth - 3
-                && h.bound != Bound::Upper
-                && h.score.0.abs() < MATE_BOUND
-                && b.is_legal(h.mv)
-            {
-                let s_beta = h.score.0 - 2 * depth;
-                self.singular[ply] = h.mv;
-                let score = self.negamax(
-                    b,
-                    (depth - 1) / 2,
-                    s_beta - 1,
-                    s_beta,
-                    ply,
-                    false,
-                    cut_node,
-                    false,
-                );
-                self.singular[ply] = Move::NULL;
-                if self.stopped {
-                    return 0;
-                }
-                if score < s_beta {
-                    singular_move = h.mv;
-                } else if s_beta >= beta {
-                    return s_beta;
-                }
+            match self.singular_extension(b, &h, depth, beta, ply, cut_node) {
+                Singular::Extend => singular_move = h.mv,
+                Singular::MultiCut(score) => return score,
+                Singular::No => {}
+            }
+            if self.stopped {
+                return Score::DRAW;
             }
         }
 
         let prev = if ply > 0 { self.prev[ply - 1] } else { None };
         let context = self.context(ply);
         if !self.pickers[ply].init(b, tt_move, ply, prev, context, &self.t.heuristics) {
-            return if in_check { -MATE + ply as i32 } else { 0 };
+            return if in_check {
+                Score::mated_in(ply)
+            } else {
+                Score::DRAW
+            };
         }
 
         let side = b.side_to_move();
         let orig_alpha = alpha;
-        let mut best = -INFINITY;
+        let mut best = -Score::INFINITE;
         let mut best_move = Move::NULL;
         let mut searched = 0usize;
         let mut quiets: [(Move, usize); 64] = [(Move::NULL, 0); 64];
@@ -212,22 +162,13 @@ impl Worker<'_> {
             let gives_check = nb.in_check();
             // Prune hopeless moves at low depth, but never a check: sacrifices that check are
             // where tactics live.
-            if !root && best > -MATE_BOUND && !in_check && !gives_check {
-                if quiet && !pv_node && depth <= 8 {
-                    let lmp = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
-                    if searched >= lmp {
-                        continue;
-                    }
-                    if static_eval + 100 + 90 * depth <= alpha {
-                        continue;
-                    }
-                }
-                if depth <= 8 {
-                    let margin = if quiet { -40 * depth } else { -90 * depth };
-                    if !see_ge(b, m, margin) {
-                        continue;
-                    }
-                }
+            if !root
+                && best > -Score::MATE_BOUND
+                && !in_check
+                && !gives_check
+                && self.prune_move(b, m, &node, depth, alpha, searched)
+            {
+                continue;
             }
             if root && self.elapsed() > Duration::from_millis(3000) {
                 let r = Report::CurrMove {
@@ -253,30 +194,20 @@ impl Worker<'_> {
                     true,
                 );
             } else {
-                let mut r = 0;
-                if depth >= 3
-                    && searched >= 2
+                let r = if depth >= LMR_MIN_DEPTH
+                    && searched >= LMR_MIN_MOVES
                     && !(pv_node && gives_check)
                     && (quiet || (!pv_node && MovePicker::is_bad_capture(order)))
                 {
-                    r = self.lmr[(depth as usize).min(63)][searched.min(63)];
-                    if pv_node {
-                        r -= 1;
-                    }
-                    if !improving {
-                        r += 1;
-                    }
-                    if cut_node {
-                        r += 1;
-                    }
-                    if gives_check {
-                        r -= 1;
-                    }
-                    if quiet {
-                        r -= self.t.heuristics.quiet_score(side, m, pt, context) / 8000;
-                    }
-                    r = r.clamp(0, new_depth - 1);
-                }
+                    let history = if quiet {
+                        self.t.heuristics.quiet_score(side, m, pt, context)
+                    } else {
+                        0
+                    };
+                    self.reduction(&node, depth, new_depth, searched, gives_check, history)
+                } else {
+                    0
+                };
                 score = -self.negamax(
                     &nb,
                     new_depth - r,
@@ -306,7 +237,7 @@ impl Worker<'_> {
             }
             self.path.pop();
             if self.stopped {
-                return 0;
+                return Score::DRAW;
             }
             searched += 1;
 
@@ -325,16 +256,7 @@ impl Worker<'_> {
                     }
                     if alpha >= beta {
                         if quiet {
-                            let h = &mut self.t.heuristics;
-                            h.add_killer(ply, m);
-                            let bonus = (depth * depth * 8).min(1600);
-                            h.update_quiet(side, m, pt, context, bonus);
-                            for &(q, qpt) in &quiets[..n_quiets] {
-                                h.update_quiet(side, q, qpt, context, -bonus);
-                            }
-                            if let Some((piece, pm)) = prev {
-                                h.counter[piece][pm.to().index()] = m;
-                            }
+                            self.reward_cutoff(side, ply, depth, (m, pt), &quiets[..n_quiets]);
                         }
                         break;
                     }
@@ -348,7 +270,7 @@ impl Worker<'_> {
 
         if searched == 0 {
             // Every move was pruned (or excluded at the root): fail low with what we know.
-            return if root { -INFINITY } else { alpha };
+            return if root { -Score::INFINITE } else { alpha };
         }
         if skip != Move::NULL {
             return best;
@@ -364,23 +286,267 @@ impl Worker<'_> {
         // which side of it the truth lies.
         if !in_check
             && !best_move.is_noisy()
-            && best.abs() < MATE_BOUND
-            && (bound != Bound::Lower || best > static_eval)
-            && (bound != Bound::Upper || best < static_eval)
+            && !best.is_mate()
+            && (bound != Bound::Lower || best > node.static_eval)
+            && (bound != Bound::Upper || best < node.static_eval)
         {
             self.t
                 .heuristics
-                .update_correction(side, pawn_key, best - raw_eval, depth);
+                .update_correction(side, pawn_key, best - node.raw_eval, depth);
         }
-        self.tt.store(
-            b.hash(),
-            best_move,
-            Score(best),
-            raw_eval,
-            depth,
-            bound,
-            ply,
-        );
+        self.tt
+            .store(b.hash(), best_move, best, node.raw_eval, depth, bound, ply);
         best
     }
+
+    /// The score of a node that ends the line before any search: a repetition, insufficient
+    /// material, the fifty-move rule, or the ply limit.
+    fn draw_or_horizon(&mut self, b: &Board, ply: usize, in_check: bool) -> Option<Score> {
+        if self.is_repetition(b) || insufficient_material(b) {
+            return Some(Score::DRAW);
+        }
+        // The fifty-move rule, unless this move mated (mate takes precedence).
+        if b.halfmove_clock() >= 100 && (!in_check || b.has_legal_move()) {
+            return Some(Score::DRAW);
+        }
+        if ply >= MAX_PLY {
+            return Some(if in_check {
+                Score::DRAW
+            } else {
+                self.evaluate(b, ply)
+            });
+        }
+        None
+    }
+
+    /// The static evaluation (from the table's entry when there is one) and what follows from
+    /// it. The table keeps the raw evaluation; the correction is applied fresh each time.
+    fn node_state(
+        &mut self,
+        b: &Board,
+        ply: usize,
+        hit: Option<TtHit>,
+        in_check: bool,
+        pv_node: bool,
+        cut_node: bool,
+    ) -> NodeState {
+        let (raw_eval, static_eval) = if in_check {
+            (-Score::INFINITE, -Score::INFINITE)
+        } else {
+            let raw = match hit {
+                Some(h) => h.eval,
+                None => self.evaluate(b, ply),
+            };
+            let corrected = self
+                .t
+                .heuristics
+                .corrected_eval(b.side_to_move(), b.pawn_key(), raw);
+            (raw, corrected)
+        };
+        self.evals[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+        NodeState {
+            pv_node,
+            cut_node,
+            raw_eval,
+            static_eval,
+            improving,
+        }
+    }
+
+    /// Reverse futility pruning: far above beta at low depth, assume the node holds.
+    fn reverse_futility(&self, node: &NodeState, depth: i32, beta: Score) -> Option<Score> {
+        let margin = RFP_MARGIN * depth - if node.improving { RFP_IMPROVING } else { 0 };
+        (depth <= RFP_MAX_DEPTH && node.static_eval - margin >= beta).then_some(node.static_eval)
+    }
+
+    /// Null-move pruning: if passing still beats beta in a reduced search, a real move will too.
+    fn null_move(
+        &mut self,
+        b: &Board,
+        node: &NodeState,
+        depth: i32,
+        beta: Score,
+        ply: usize,
+    ) -> Option<Score> {
+        if depth < NMP_MIN_DEPTH
+            || node.static_eval < beta
+            || !b.has_non_pawn_material(b.side_to_move())
+        {
+            return None;
+        }
+        let r = NMP_BASE
+            + depth / NMP_DEPTH_DIVISOR
+            + ((node.static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
+        let nb = b.make_null_move();
+        self.t.eval.push_null(ply + 1);
+        self.path.push(b.hash());
+        self.prev[ply] = None;
+        let score = -self.negamax(
+            &nb,
+            depth - r,
+            -beta,
+            -beta + 1,
+            ply + 1,
+            false,
+            !node.cut_node,
+            false,
+        );
+        self.path.pop();
+        if self.stopped || score < beta {
+            return None;
+        }
+        // A mate found after passing proves nothing: the side to move may have a mate threat.
+        Some(if score >= Score::MATE_BOUND {
+            beta
+        } else {
+            score
+        })
+    }
+
+    /// Singular extension: when the hash move beats every alternative by a margin (a search
+    /// without it fails low), it is the only move here and is searched one ply deeper. When even
+    /// the alternatives beat beta, several moves refute the parent: cut at once (multi-cut).
+    fn singular_extension(
+        &mut self,
+        b: &Board,
+        h: &TtHit,
+        depth: i32,
+        beta: Score,
+        ply: usize,
+        cut_node: bool,
+    ) -> Singular {
+        // Not at the root or in check (that node is already extended), and not so deep in an
+        // extended line that extensions could feed on each other without end.
+        if ply == 0
+            || b.in_check()
+            || depth < SE_MIN_DEPTH
+            || ply as i32 >= 2 * self.root_depth
+            || h.mv == Move::NULL
+            || h.depth < depth - SE_TT_DEPTH_MARGIN
+            || h.bound == Bound::Upper
+            || h.score.is_mate()
+            || !b.is_legal(h.mv)
+        {
+            return Singular::No;
+        }
+        let s_beta = h.score - SE_MARGIN_PER_PLY * depth;
+        self.singular[ply] = h.mv;
+        let score = self.negamax(
+            b,
+            (depth - 1) / 2,
+            s_beta - 1,
+            s_beta,
+            ply,
+            false,
+            cut_node,
+            false,
+        );
+        self.singular[ply] = Move::NULL;
+        if self.stopped {
+            Singular::No
+        } else if score < s_beta {
+            Singular::Extend
+        } else if s_beta >= beta {
+            Singular::MultiCut(s_beta)
+        } else {
+            Singular::No
+        }
+    }
+
+    /// Whether the quiet or losing move `m` is skipped at low depth: late-move pruning,
+    /// futility pruning, and SEE pruning. The caller has excluded checks, in-check nodes and
+    /// the root.
+    fn prune_move(
+        &self,
+        b: &Board,
+        m: Move,
+        node: &NodeState,
+        depth: i32,
+        alpha: Score,
+        searched: usize,
+    ) -> bool {
+        if depth > PRUNE_MAX_DEPTH {
+            return false;
+        }
+        let quiet = !m.is_noisy();
+        if quiet && !node.pv_node {
+            let lmp = (LMP_BASE + depth * depth) as usize / if node.improving { 1 } else { 2 };
+            if searched >= lmp {
+                return true;
+            }
+            if node.static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha {
+                return true;
+            }
+        }
+        let margin = if quiet {
+            -SEE_QUIET_PER_PLY * depth
+        } else {
+            -SEE_NOISY_PER_PLY * depth
+        };
+        !see_ge(b, m, margin)
+    }
+
+    /// The late-move reduction of a move searched after the first ones: from the table by depth
+    /// and move number, less in PV nodes, for checks and for moves with good history; more
+    /// when the evaluation is not improving and at expected cut nodes.
+    fn reduction(
+        &self,
+        node: &NodeState,
+        depth: i32,
+        new_depth: i32,
+        searched: usize,
+        gives_check: bool,
+        history: i32,
+    ) -> i32 {
+        let mut r = self.lmr[(depth as usize).min(63)][searched.min(63)];
+        if node.pv_node {
+            r -= 1;
+        }
+        if !node.improving {
+            r += 1;
+        }
+        if node.cut_node {
+            r += 1;
+        }
+        if gives_check {
+            r -= 1;
+        }
+        r -= history / LMR_HISTORY_DIVISOR;
+        r.clamp(0, new_depth - 1)
+    }
+
+    /// A quiet move cut off: it becomes a killer and the counter move of the previous move, and
+    /// gains history, while the quiet moves tried before it lose as much.
+    fn reward_cutoff(
+        &mut self,
+        side: crate::chess::Color,
+        ply: usize,
+        depth: i32,
+        (m, pt): (Move, usize),
+        failed: &[(Move, usize)],
+    ) {
+        let prev = if ply > 0 { self.prev[ply - 1] } else { None };
+        let context = self.context(ply);
+        let h = &mut self.t.heuristics;
+        h.add_killer(ply, m);
+        let bonus = (depth * depth * HISTORY_BONUS_SCALE).min(HISTORY_BONUS_MAX);
+        h.update_quiet(side, m, pt, context, bonus);
+        for &(q, qpt) in failed {
+            h.update_quiet(side, q, qpt, context, -bonus);
+        }
+        if let Some((piece, pm)) = prev {
+            h.counter[piece][pm.to().index()] = m;
+        }
+    }
+}
+
+/// What the singular-extension search found.
+enum Singular {
+    /// Not tried, or nothing special.
+    No,
+    /// The hash move is singular: extend it.
+    Extend,
+    /// Even without the hash move the node beats beta: return this score.
+    MultiCut(Score),
 }

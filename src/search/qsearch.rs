@@ -2,38 +2,49 @@
 //! check) are searched, so that the static evaluation is never taken in the middle of an exchange.
 
 use super::history::MAX_PLY;
-use super::score::{Score, INFINITY, MATE};
+use super::params::QS_DELTA_MARGIN;
+use super::score::Score;
 use super::see::{see_ge, SEE_VALUE};
 use super::tt::Bound;
 use super::worker::Worker;
 use crate::chess::{insufficient_material, Board, Move, PieceKind};
 
 impl Worker<'_> {
-    pub(super) fn qsearch(&mut self, b: &Board, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    pub(super) fn qsearch(
+        &mut self,
+        b: &Board,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+    ) -> Score {
         self.pv_len[ply] = ply;
         self.nodes += 1;
         if self.check_stop() {
-            return 0;
+            return Score::DRAW;
         }
         self.seldepth = self.seldepth.max(ply);
         let in_check = b.in_check();
         if ply >= MAX_PLY {
-            return if in_check { 0 } else { self.evaluate(b, ply) };
+            return if in_check {
+                Score::DRAW
+            } else {
+                self.evaluate(b, ply)
+            };
         }
         if insufficient_material(b) {
-            return 0;
+            return Score::DRAW;
         }
 
         let hit = self.tt.probe(b.hash(), ply);
         if let Some(h) = hit {
             if h.cuts(alpha, beta) {
-                return h.score.0;
+                return h.score;
             }
         }
 
         // The TT keeps the raw evaluation (0 in check, where there is none).
         let (raw_eval, stand_pat) = if in_check {
-            (0, -INFINITY)
+            (Score::DRAW, -Score::INFINITE)
         } else {
             let raw = match hit {
                 Some(h) => h.eval,
@@ -50,7 +61,7 @@ impl Worker<'_> {
             (raw, stand)
         };
         if self.pickers[ply].init_quiescence(b, in_check) == 0 && in_check {
-            return -MATE + ply as i32;
+            return Score::mated_in(ply);
         }
         let mut best = stand_pat;
         let mut best_move = Move::NULL;
@@ -65,7 +76,7 @@ impl Worker<'_> {
                 } else {
                     b.piece_at(m.to()).map_or(0, |p| SEE_VALUE[p.kind.index()])
                 };
-                if !m.is_promotion() && stand_pat + gain + 200 <= alpha {
+                if !m.is_promotion() && stand_pat + gain + QS_DELTA_MARGIN <= alpha {
                     continue;
                 }
                 if !see_ge(b, m, 0) {
@@ -76,7 +87,7 @@ impl Worker<'_> {
             self.t.eval.push(ply + 1, b, m);
             let score = -self.qsearch(&nb, -beta, -alpha, ply + 1);
             if self.stopped {
-                return 0;
+                return Score::DRAW;
             }
             if score > best {
                 best = score;
@@ -95,7 +106,7 @@ impl Worker<'_> {
             Bound::Upper
         };
         self.tt
-            .store(b.hash(), best_move, Score(best), raw_eval, 0, bound, ply);
+            .store(b.hash(), best_move, best, raw_eval, 0, bound, ply);
         best
     }
 }

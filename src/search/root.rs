@@ -2,7 +2,8 @@
 //! search (Lazy SMP: helpers search the same root on their own copies and share the table).
 
 use super::history::MAX_PLY;
-use super::score::{Score, INFINITY, MATE_BOUND};
+use super::params::*;
+use super::score::Score;
 use super::time::TimeBudget;
 use super::tt::{Bound, TransTable};
 use super::worker::Worker;
@@ -134,7 +135,7 @@ fn iterate(
     max_depth: i32,
 ) -> SearchResult {
     let mut result = SearchResult::default();
-    let mut prev_scores = vec![0i32; multipv];
+    let mut prev_scores = vec![Score::DRAW; multipv];
     let mut stability_factor = 1.0f64;
     let mut last_best = Move::NULL;
 
@@ -148,14 +149,14 @@ fn iterate(
         };
         w.excluded.clear();
         w.root_depth = depth;
-        let mut iteration: Vec<(i32, Vec<Move>)> = Vec::new();
+        let mut iteration: Vec<(Score, Vec<Move>)> = Vec::new();
         for (pv_idx, prev_score) in prev_scores.iter_mut().enumerate() {
             w.seldepth = 0;
-            let mut delta = 18;
-            let (mut alpha, mut beta) = if depth >= 5 && prev_score.abs() < MATE_BOUND {
+            let mut delta = ASPIRATION_DELTA;
+            let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !prev_score.is_mate() {
                 (*prev_score - delta, *prev_score + delta)
             } else {
-                (-INFINITY, INFINITY)
+                (-Score::INFINITE, Score::INFINITE)
             };
             let score = loop {
                 let score = w.negamax(board, depth, alpha, beta, 0, true, false, false);
@@ -163,11 +164,11 @@ fn iterate(
                     break score;
                 }
                 let bound = if score <= alpha {
-                    beta = (alpha + beta) / 2;
-                    alpha = (score - delta).max(-INFINITY);
+                    beta = Score((alpha.0 + beta.0) / 2);
+                    alpha = (score - delta).max(-Score::INFINITE);
                     Some(Bound::Upper)
                 } else if score >= beta {
-                    beta = (score + delta).min(INFINITY);
+                    beta = (score + delta).min(Score::INFINITE);
                     Some(Bound::Lower)
                 } else {
                     None
@@ -222,12 +223,12 @@ fn iterate(
         if let Some((score, pv)) = iteration.into_iter().next() {
             if let Some(&best) = pv.first() {
                 if best != last_best && depth > 1 {
-                    stability_factor = (stability_factor * 1.5).min(2.5);
+                    stability_factor = (stability_factor * STABILITY_CHANGE).min(STABILITY_MAX);
                 } else {
-                    stability_factor = (stability_factor * 0.9).max(0.6);
+                    stability_factor = (stability_factor * STABILITY_KEEP).max(STABILITY_MIN);
                 }
-                if depth > 4 && score < result.score.0 - 30 {
-                    stability_factor = stability_factor.max(1.4);
+                if depth > 4 && score < result.score - SCORE_DROP {
+                    stability_factor = stability_factor.max(SCORE_DROP_FACTOR);
                 }
                 last_best = best;
                 adopt(&mut result, score, depth, pv);
@@ -269,10 +270,10 @@ fn iterate(
 }
 
 /// Makes a searched line (non-empty) the result: its first move is played, its second pondered.
-fn adopt(result: &mut SearchResult, score: i32, depth: i32, pv: Vec<Move>) {
+fn adopt(result: &mut SearchResult, score: Score, depth: i32, pv: Vec<Move>) {
     result.best = pv.first().copied();
     result.ponder = pv.get(1).copied();
-    result.score = Score(score);
+    result.score = score;
     result.depth = depth as u32;
     result.pv = pv;
 }
@@ -281,7 +282,7 @@ fn info(
     w: &Worker<'_>,
     depth: i32,
     multipv: usize,
-    score: i32,
+    score: Score,
     bound: Option<Bound>,
     pv: Vec<Move>,
 ) -> SearchInfo {
@@ -291,7 +292,7 @@ fn info(
         depth: depth as u32,
         seldepth: w.seldepth.max(depth as usize) as u32,
         multipv,
-        score: Score(score),
+        score,
         bound,
         nodes,
         nps: nodes * 1000 / ms.max(1),

@@ -1,6 +1,7 @@
 //! `Score`: centipawns, with mate scores encoded by distance in plies.
 
 use std::fmt;
+use std::ops::{Add, AddAssign, Neg, Sub};
 
 /// A search score in centipawns from the side to move's view. Scores beyond
 /// `MATE_BOUND` encode a forced mate: `MATE - n` is mate in `n` plies from the root.
@@ -17,6 +18,10 @@ pub const INFINITY: i32 = MATE + 1;
 impl Score {
     /// A draw.
     pub const DRAW: Score = Score(0);
+    /// Beyond every real score: the bounds of a full window.
+    pub const INFINITE: Score = Score(INFINITY);
+    /// The smallest score that is a win by mate (its negation the largest loss by mate).
+    pub const MATE_BOUND: Score = Score(MATE_BOUND);
 
     /// The score of mating in `ply` plies (from the root).
     pub const fn mate_in(ply: usize) -> Score {
@@ -64,6 +69,49 @@ impl Score {
         } else {
             self
         }
+    }
+}
+
+/// Negamax: the score of the same position from the other side's view.
+impl Neg for Score {
+    type Output = Score;
+    #[inline]
+    fn neg(self) -> Score {
+        Score(-self.0)
+    }
+}
+
+/// A score moved by a margin in centipawns.
+impl Add<i32> for Score {
+    type Output = Score;
+    #[inline]
+    fn add(self, margin: i32) -> Score {
+        Score(self.0 + margin)
+    }
+}
+
+/// A score moved down by a margin in centipawns.
+impl Sub<i32> for Score {
+    type Output = Score;
+    #[inline]
+    fn sub(self, margin: i32) -> Score {
+        Score(self.0 - margin)
+    }
+}
+
+/// How far apart two scores are, in centipawns.
+impl Sub<Score> for Score {
+    type Output = i32;
+    #[inline]
+    fn sub(self, other: Score) -> i32 {
+        self.0 - other.0
+    }
+}
+
+impl AddAssign<i32> for Score {
+    #[inline]
+    fn add_assign(&mut self, margin: i32) {
+        self.0 += margin;
     }
 }
 

@@ -65,7 +65,7 @@ pub struct TtHit {
     /// The stored score, already converted to root-relative.
     pub score: Score,
     /// The static evaluation stored with it.
-    pub eval: i32,
+    pub eval: Score,
     /// The depth searched.
     pub depth: i32,
     /// The bound type.
@@ -74,11 +74,11 @@ pub struct TtHit {
 
 impl TtHit {
     /// Whether the stored bound alone settles a node searched with window (`alpha`, `beta`).
-    pub fn cuts(&self, alpha: i32, beta: i32) -> bool {
+    pub fn cuts(&self, alpha: Score, beta: Score) -> bool {
         match self.bound {
             Bound::Exact => true,
-            Bound::Lower => self.score.0 >= beta,
-            Bound::Upper => self.score.0 <= alpha,
+            Bound::Lower => self.score >= beta,
+            Bound::Upper => self.score <= alpha,
         }
     }
 }
@@ -180,7 +180,7 @@ impl TransTable {
             .map(|e| TtHit {
                 mv: Move::from_bits(e.mv),
                 score: Score(i32::from(e.score)).from_tt(ply),
-                eval: i32::from(e.eval),
+                eval: Score(i32::from(e.eval)),
                 depth: i32::from(e.depth),
                 bound: match e.flags & 3 {
                     1 => Bound::Exact,
@@ -197,7 +197,7 @@ impl TransTable {
         key: u64,
         mv: Move,
         score: Score,
-        eval: i32,
+        eval: Score,
         depth: i32,
         bound: Bound,
         ply: usize,
@@ -244,7 +244,7 @@ impl TransTable {
             key,
             mv: mv_bits,
             score: score.to_tt(ply).0.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
-            eval: eval.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+            eval: eval.0.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
             depth: depth.clamp(0, 255) as u8,
             flags: (generation << 2)
                 | match bound {
@@ -278,7 +278,7 @@ mod tests {
     fn stores_and_probes_with_mate_conversion() {
         let mut tt = TransTable::new(1);
         let m = Move::from_bits(0x1234);
-        tt.store(42, m, Score::mate_in(5), 10, 7, Bound::Exact, 2);
+        tt.store(42, m, Score::mate_in(5), Score(10), 7, Bound::Exact, 2);
         let hit = tt.probe(42, 4).unwrap();
         assert_eq!(hit.mv, m);
         assert_eq!(hit.score, Score::mate_in(7));
@@ -296,7 +296,7 @@ mod tests {
                 k.wrapping_mul(0x9E37_79B9_7F4A_7C15),
                 Move::NULL,
                 Score(1),
-                0,
+                Score(0),
                 (k % 20) as i32,
                 Bound::Lower,
                 0,
@@ -337,9 +337,9 @@ mod tests {
                         if let Some(hit) = tt.probe(key, 0) {
                             assert_eq!(hit.mv, mv, "torn entry for key {key:#x}");
                             assert_eq!(hit.score, Score(v));
-                            assert_eq!(hit.eval, v);
+                            assert_eq!(hit.eval, Score(v));
                         }
-                        tt.store(key, mv, Score(v), v, 3, Bound::Lower, 0);
+                        tt.store(key, mv, Score(v), Score(v), 3, Bound::Lower, 0);
                     }
                 });
             }

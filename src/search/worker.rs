@@ -3,7 +3,9 @@
 //! checks, repetition, evaluation).
 
 use super::history::{piece_to, Heuristics, MAX_PLY};
+use super::params::{LMR_BASE, LMR_DIVISOR};
 use super::picker::MovePicker;
+use super::score::Score;
 use super::time::TimeBudget;
 use super::tt::TransTable;
 use super::{Limits, Report, SearchControl};
@@ -30,12 +32,12 @@ impl ThreadData {
     }
 }
 
-/// Late-move reduction table: ln(depth)·ln(moves)/2.2, a common shape.
+/// Late-move reductions by depth and move number (see `params::LMR_BASE`).
 pub(super) fn lmr_table() -> Box<[[i32; 64]; 64]> {
     let mut t = Box::new([[0i32; 64]; 64]);
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.8 + (d as f64).ln() * (m as f64).ln() / 2.2) as i32;
+            *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
         }
     }
     t
@@ -67,7 +69,7 @@ pub(super) struct Worker<'a> {
     pub(super) path: Vec<u64>,
     pub(super) pv: Vec<[Move; MAX_PLY + 1]>,
     pub(super) pv_len: [usize; MAX_PLY + 2],
-    pub(super) evals: [i32; MAX_PLY + 2],
+    pub(super) evals: [Score; MAX_PLY + 2],
     pub(super) prev: [Option<(usize, Move)>; MAX_PLY + 2],
     pub(super) excluded: Vec<Move>,
     /// The move a singular-extension search leaves out at each ply (`Move::NULL`: none).
@@ -76,7 +78,7 @@ pub(super) struct Worker<'a> {
     /// One move picker per ply, reused from node to node.
     pub(super) pickers: Vec<MovePicker>,
     /// The score of the last root move that raised alpha (its line is `pv[0]`).
-    pub(super) root_score: i32,
+    pub(super) root_score: Score,
 }
 
 impl Worker<'_> {
@@ -158,9 +160,9 @@ impl Worker<'_> {
 
     /// The static evaluation of `b`, the node at `ply` (NNUE or hand-crafted, as configured).
     #[inline]
-    pub(super) fn evaluate(&mut self, b: &Board, ply: usize) -> i32 {
+    pub(super) fn evaluate(&mut self, b: &Board, ply: usize) -> Score {
         let t = &mut *self.t;
-        t.eval.evaluate(b, ply, &mut t.pawns)
+        Score(t.eval.evaluate(b, ply, &mut t.pawns))
     }
 
     pub(super) fn update_pv(&mut self, ply: usize, m: Move) {
@@ -203,13 +205,13 @@ impl<'a> Worker<'a> {
             path: Vec::new(),
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
-            evals: [0; MAX_PLY + 2],
+            evals: [Score::DRAW; MAX_PLY + 2],
             prev: [None; MAX_PLY + 2],
             excluded: Vec::new(),
             singular: [Move::NULL; MAX_PLY + 2],
             lmr: lmr_table(),
             pickers: (0..MAX_PLY + 2).map(|_| MovePicker::default()).collect(),
-            root_score: 0,
+            root_score: Score::DRAW,
         }
     }
 
