@@ -42,6 +42,9 @@ enum Command {
         /// Draw pieces as letters instead of Unicode glyphs.
         #[arg(long)]
         ascii: bool,
+        /// A Polyglot opening book (.bin) the bot plays from while it has a move.
+        #[arg(long, value_name = "FILE")]
+        book: Option<std::path::PathBuf>,
         /// Continue a saved game: FILE.pgn, or without a value the last game saved after a move.
         #[arg(long, value_name = "FILE", conflicts_with = "fen")]
         #[allow(clippy::option_option)]
@@ -91,6 +94,14 @@ enum Command {
         /// A net file to use instead of the embedded one.
         #[arg(long)]
         net: Option<String>,
+    },
+    /// List the moves a Polyglot opening book (.bin) has for a position, with their weights.
+    Book {
+        /// The book file.
+        file: String,
+        /// Position (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
     },
     /// Run an EPD test suite with `bm`/`am` operations; ends with `solved N/M`.
     Epd {
@@ -168,12 +179,15 @@ enum Command {
         /// Seed: game i of a run is determined by the seed and i.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Random legal plies before the game (default 8, or 0 with --openings).
+        /// Random legal plies before the game (default 8; 0 with --openings; 4 after --book).
         #[arg(long, value_parser = clap::value_parser!(u32).range(0..=40))]
         random_plies: Option<u32>,
         /// EPD/FEN file of start positions to draw openings from.
         #[arg(long)]
         openings: Option<String>,
+        /// A Polyglot book (.bin): each game follows it, moves drawn by weight, until it ends.
+        #[arg(long)]
+        book: Option<String>,
         /// Transposition table per thread, MiB.
         #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=4096))]
         hash: u64,
@@ -373,6 +387,21 @@ fn main() -> ExitCode {
             print!("{}", tools::eval::report(&board, Some(&net)));
             ExitCode::SUCCESS
         }
+        Some(Command::Book { file, fen }) => {
+            let book = match fianchetto::chess::polyglot::Book::load(&file) {
+                Ok(b) => b,
+                Err(e) => return fail(&e.to_string()),
+            };
+            let board = match fen {
+                Some(f) => match Board::from_fen(&f) {
+                    Ok(b) => b,
+                    Err(e) => return fail(&format!("bad FEN: {e}")),
+                },
+                None => Board::startpos(),
+            };
+            print!("{}", tools::book::listing(&book, &board));
+            ExitCode::SUCCESS
+        }
         Some(Command::Epd {
             file,
             movetime,
@@ -405,6 +434,7 @@ fn main() -> ExitCode {
             seed,
             random_plies,
             openings,
+            book,
             hash,
             net,
             stats,
@@ -442,6 +472,19 @@ fn main() -> ExitCode {
                 Ok(n) => n,
                 Err(e) => return fail(&format!("{net}: {e}")),
             };
+            let book = match book
+                .as_deref()
+                .map(fianchetto::chess::polyglot::Book::load)
+                .transpose()
+            {
+                Ok(b) => b.map(std::sync::Arc::new),
+                Err(e) => return fail(&e.to_string()),
+            };
+            let default_plies = match (&book, openings.is_empty()) {
+                (Some(_), _) => 4,
+                (None, true) => 8,
+                (None, false) => 0,
+            };
             let args = tools::datagen::DatagenArgs {
                 out,
                 threads: threads as usize,
@@ -449,8 +492,9 @@ fn main() -> ExitCode {
                 positions,
                 games,
                 seed,
-                random_plies: random_plies.unwrap_or(if openings.is_empty() { 8 } else { 0 }),
+                random_plies: random_plies.unwrap_or(default_plies),
                 openings,
+                book,
                 hash_mib: hash as usize,
                 progress: true,
                 net,
@@ -593,6 +637,7 @@ fn main() -> ExitCode {
             chess960,
             ascii,
             resume,
+            book,
         }) => {
             use fianchetto::tui::play::{Human, Resume, Strength};
             let fen = match chess960 {
@@ -621,6 +666,7 @@ fn main() -> ExitCode {
                 fen,
                 ascii,
                 resume: resume.map(|p| p.map_or(Resume::Last, Resume::File)),
+                book,
             };
             match fianchetto::tui::run(opts) {
                 Ok(()) => ExitCode::SUCCESS,

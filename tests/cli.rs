@@ -145,3 +145,66 @@ fn eval_and_epd() {
     assert!(text.lines().last().unwrap() == "solved 1/2", "{text}");
     let _ = std::fs::remove_file(tmp);
 }
+
+/// A Polyglot book of a few entries, written the way the format says (big-endian, sorted).
+fn write_test_book(path: &std::path::Path) {
+    use fianchetto::chess::{polyglot, Board};
+    let start = Board::startpos();
+    let after_e4 = start.make_move(start.parse_uci("e2e4").unwrap());
+    let entry = |board: &Board, from: u16, to: u16, weight: u16| {
+        let mut e = polyglot::key(board).to_be_bytes().to_vec();
+        e.extend((to | from << 6).to_be_bytes());
+        e.extend(weight.to_be_bytes());
+        e.extend([0u8; 4]);
+        e
+    };
+    // Squares as the format numbers them: 8·row + file.
+    let (e2, e4, d2, d4, c7, c5) = (12, 28, 11, 27, 50, 34);
+    let mut entries = [
+        entry(&start, e2, e4, 20),
+        entry(&start, d2, d4, 5),
+        entry(&after_e4, c7, c5, 9),
+    ];
+    entries.sort();
+    std::fs::write(path, entries.concat()).unwrap();
+}
+
+#[test]
+fn book_lists_moves_and_refuses_a_file_that_is_not_a_book() {
+    let tmp = std::env::temp_dir().join(format!("fianchetto-book-{}.bin", std::process::id()));
+    write_test_book(&tmp);
+    let o = run(&["book", tmp.to_str().unwrap()]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("e4 ") && lines[0].contains("weight    20"),
+        "{text}"
+    );
+    assert!(
+        lines[1].starts_with("d4 ") && lines[1].contains("20.0 %"),
+        "{text}"
+    );
+    assert_eq!(lines[2], "2 book moves; key 463b96181691fc9c");
+    let o = run(&[
+        "book",
+        tmp.to_str().unwrap(),
+        "--fen",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+    ]);
+    assert!(stdout(&o).starts_with("c5 "), "{}", stdout(&o));
+    let o = run(&[
+        "book",
+        tmp.to_str().unwrap(),
+        "--fen",
+        "8/8/8/8/8/8/8/K6k w - - 0 1",
+    ]);
+    assert!(stdout(&o).starts_with("0 book moves"), "{}", stdout(&o));
+    let _ = std::fs::remove_file(&tmp);
+    let o = run(&[
+        "book",
+        &format!("{}/Cargo.toml", env!("CARGO_MANIFEST_DIR")),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is not a Polyglot book"));
+}

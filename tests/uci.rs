@@ -586,3 +586,62 @@ fn chess960_castling_is_king_takes_rook_with_uci_chess960() {
     e.expect("readyok", 10 * SEC);
     e.quit();
 }
+
+#[test]
+fn own_book_plays_book_moves_and_a_bad_book_file_is_refused() {
+    use fianchetto::chess::{polyglot, Board};
+    // A one-position book: from the start, only d2d4 (squares numbered 8·row + file).
+    let start = Board::startpos();
+    let mut entry = polyglot::key(&start).to_be_bytes().to_vec();
+    entry.extend((27u16 | 11 << 6).to_be_bytes());
+    entry.extend(7u16.to_be_bytes());
+    entry.extend([0u8; 4]);
+    let path = std::env::temp_dir().join(format!("fianchetto-uci-book-{}.bin", std::process::id()));
+    std::fs::write(&path, &entry).unwrap();
+
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect("uciok", 10 * SEC);
+    for option in [
+        "OwnBook type check",
+        "BookFile type string",
+        "BookBestMove type check",
+    ] {
+        assert!(
+            e.seen
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {option}"))),
+            "{option}"
+        );
+    }
+    e.send(&format!("setoption name BookFile value {}", path.display()));
+    e.expect("info string BookFile", 5 * SEC);
+    // Off by default: the engine searches.
+    e.send("position startpos");
+    e.send("go depth 2");
+    e.expect("info depth 2", 5 * SEC);
+    e.expect("bestmove", 5 * SEC);
+    e.send("setoption name OwnBook value true");
+    e.send("go wtime 10000 btime 10000");
+    let (best, _) = e.expect("bestmove", 5 * SEC);
+    assert_eq!(best, "bestmove d2d4");
+    assert!(e.seen.iter().any(|l| l == "info string book move d4"));
+    // Out of book: a search.
+    e.send("position startpos moves d2d4");
+    e.send("go depth 3");
+    e.expect("info depth 3", 5 * SEC);
+    e.expect("bestmove", 5 * SEC);
+    // A file that is not a book: refused with a reason, the old book stays.
+    e.send(&format!(
+        "setoption name BookFile value {}/Cargo.toml",
+        env!("CARGO_MANIFEST_DIR")
+    ));
+    let (refused, _) = e.expect("info string BookFile not loaded", 5 * SEC);
+    assert!(refused.contains("not a Polyglot book"), "{refused}");
+    e.send("position startpos");
+    e.send("go depth 5");
+    let (best, _) = e.expect("bestmove", 5 * SEC);
+    assert_eq!(best, "bestmove d2d4");
+    e.quit();
+    let _ = std::fs::remove_file(&path);
+}

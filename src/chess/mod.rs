@@ -11,6 +11,8 @@ pub mod moves;
 pub mod perft;
 pub mod pgn;
 pub mod piece;
+pub mod polyglot;
+mod polyglot_random;
 pub mod san;
 pub mod square;
 pub mod zobrist;

@@ -35,6 +35,9 @@ pub struct DatagenArgs {
     pub random_plies: u32,
     /// Start positions to draw openings from (empty: the standard start position).
     pub openings: Vec<Board>,
+    /// A Polyglot book followed from the start position, moves drawn by weight, until it has
+    /// no move; the random plies come after it.
+    pub book: Option<std::sync::Arc<crate::chess::polyglot::Book>>,
     /// Transposition table per thread, MiB.
     pub hash_mib: usize,
     /// Print a progress line to standard error.
@@ -122,6 +125,16 @@ pub fn play_game(
         } else {
             args.openings[rng.below(args.openings.len() as u64) as usize]
         };
+        if let Some(book) = &args.book {
+            // A book line ends at the book's last move for it; `MAX_PLIES` only guards a
+            // book that cycles.
+            for _ in 0..rules::MAX_PLIES {
+                match book.pick(&board, false, rng.next_u64()) {
+                    Some(m) => board.play(m),
+                    None => break,
+                }
+            }
+        }
         for _ in 0..args.random_plies {
             let moves = board.legal_moves();
             if moves.is_empty() {
@@ -407,6 +420,7 @@ mod tests {
             seed,
             random_plies: 8,
             openings: Vec::new(),
+            book: None,
             hash_mib: 1,
             progress: false,
             net: None,

@@ -1,8 +1,9 @@
-//! Command-line tools: perft, bench, eval, EPD suites, datagen, training and game analysis. Each returns text or
+//! Command-line tools: perft, bench, book listing, eval, EPD suites, datagen, training and game analysis. Each returns text or
 //! a one-line error.
 
 pub mod analyze;
 pub mod bench;
+pub mod book;
 pub mod data;
 pub mod datagen;
 pub mod epd;

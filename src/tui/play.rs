@@ -51,6 +51,8 @@ pub struct PlayOptions {
     pub ascii: bool,
     /// Continue a saved game instead of starting one.
     pub resume: Option<Resume>,
+    /// A Polyglot opening book (.bin) for the bot.
+    pub book: Option<PathBuf>,
 }
 
 /// Which saved game to continue.
@@ -274,6 +276,8 @@ struct Session {
     shared: Arc<Mutex<Shared>>,
     autosave: Option<PathBuf>,
     last_eval: Option<i32>,
+    /// The bot's opening book: it plays from it, moves drawn by weight, while it has a move.
+    book: Option<crate::chess::polyglot::Book>,
 }
 
 const HELP: &str = "\
@@ -371,6 +375,23 @@ impl Session {
     }
 
     fn bot_move(&mut self) {
+        let from_book = self.book.as_ref().and_then(|b| {
+            // Any number will do for the draw; the clock gives a different one each move.
+            let random = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64);
+            b.pick(
+                self.game.board(),
+                false,
+                random.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            )
+        });
+        if let Some(m) = from_book {
+            println!("Fianchetto plays {} (book)", self.game.board().san(m));
+            let _ = self.game.push(m);
+            self.sync();
+            return;
+        }
         if let Some((m, text)) = self.think(true) {
             println!("Fianchetto plays {text}");
             let _ = self.game.push(m);
@@ -556,6 +577,12 @@ fn new_autosave() -> Option<PathBuf> {
 /// or a saved game that cannot be read.
 pub fn run(opts: PlayOptions) -> Result<(), String> {
     let saved = opts.resume.as_ref().map(load_saved).transpose()?;
+    let book = opts
+        .book
+        .as_ref()
+        .map(crate::chess::polyglot::Book::load)
+        .transpose()
+        .map_err(|e| e.to_string())?;
     let start = match (&saved, &opts.fen) {
         (Some(s), _) => *s.game.start(),
         (None, Some(f)) => Board::from_fen(f).map_err(|e| format!("bad FEN: {e}"))?,
@@ -618,6 +645,7 @@ pub fn run(opts: PlayOptions) -> Result<(), String> {
         shared,
         autosave,
         last_eval: None,
+        book,
     };
     session.sync();
     println!("Type 'help' for commands.");

@@ -70,6 +70,14 @@ struct Options {
     use_nnue: bool,
     /// `UCI_Chess960`: castling moves are written (and expected) as king-takes-rook.
     chess960: bool,
+    /// `OwnBook`: play from `book` while it has a move.
+    own_book: bool,
+    /// The Polyglot book of `BookFile`.
+    book: Option<crate::chess::polyglot::Book>,
+    /// `BookBestMove`: the heaviest book move, not one drawn by weight.
+    book_best: bool,
+    /// The state of the generator that draws book moves.
+    book_random: u64,
 }
 
 /// The protocol state between commands.
@@ -121,6 +129,13 @@ impl Engine {
                 net: crate::eval::nnue::default_net(),
                 use_nnue: true,
                 chess960: false,
+                own_book: false,
+                book: None,
+                book_best: false,
+                // Seeded by the clock: games should not all follow the same book line.
+                book_random: std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0x9E37_79B9_7F4A_7C15, |d| d.as_nanos() as u64),
             },
             search: None,
             done: Arc::new(std::sync::atomic::AtomicBool::new(true)),
@@ -170,6 +185,9 @@ impl Engine {
                 send("option name EvalFile type string default <embedded>");
                 send("option name Use NNUE type check default true");
                 send("option name UCI_Chess960 type check default false");
+                send("option name OwnBook type check default false");
+                send("option name BookFile type string default <empty>");
+                send("option name BookBestMove type check default false");
                 send("uciok");
             }
             Command::IsReady => send("readyok"),
@@ -360,6 +378,36 @@ impl Engine {
                 }
                 _ => Err("option UCI_Chess960 needs true or false".to_string()),
             },
+            "ownbook" | "bookbestmove" => match value.map(|v| v.trim().to_ascii_lowercase()) {
+                Some(v) if v == "true" || v == "false" => {
+                    if key == "ownbook" {
+                        self.options.own_book = v == "true";
+                    } else {
+                        self.options.book_best = v == "true";
+                    }
+                    Ok(())
+                }
+                _ => Err(format!("option {name} needs true or false")),
+            },
+            "bookfile" => {
+                let path = value.unwrap_or("").trim();
+                if path.is_empty() || path == "<empty>" {
+                    self.options.book = None;
+                    Ok(())
+                } else {
+                    match crate::chess::polyglot::Book::load(path) {
+                        Ok(b) => {
+                            send(&format!(
+                                "info string BookFile {path} loaded ({} entries)",
+                                b.len()
+                            ));
+                            self.options.book = Some(b);
+                            Ok(())
+                        }
+                        Err(e) => Err(format!("BookFile not loaded: {e}; the book in use stays")),
+                    }
+                }
+            }
             _ => Err(format!("unknown option {name:?}")),
         };
         if let Err(e) = result {
@@ -380,7 +428,39 @@ impl Engine {
         }));
     }
 
+    /// A move from the book for the current position, if `OwnBook` is on and the book has one
+    /// that the `go` allows.
+    fn book_move(&mut self, args: &GoArgs) -> Option<crate::chess::Move> {
+        if !self.options.own_book || args.infinite || args.ponder {
+            return None;
+        }
+        let book = self.options.book.as_ref()?;
+        // xorshift64: the draw needs no more than a fresh number per move.
+        let r = &mut self.options.book_random;
+        *r ^= *r << 13;
+        *r ^= *r >> 7;
+        *r ^= *r << 17;
+        let m = book.pick(self.game.board(), self.options.book_best, *r)?;
+        let allowed = args.searchmoves.is_empty()
+            || args
+                .searchmoves
+                .iter()
+                .any(|s| self.game.board().parse_uci(s).ok() == Some(m));
+        allowed.then_some(m)
+    }
+
     fn go(&mut self, args: &GoArgs) {
+        if let Some(m) = self.book_move(args) {
+            send(&format!(
+                "info string book move {}",
+                self.game.board().san(m)
+            ));
+            send(&format!(
+                "bestmove {}",
+                self.game.board().uci_move(m, self.options.chess960)
+            ));
+            return;
+        }
         let game = self.game.clone();
         let limits: Limits = args.limits(game.board(), self.options.multipv);
         let wait_for_stop = limits.infinite || args.ponder;
