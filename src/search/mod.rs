@@ -14,6 +14,7 @@ pub mod score;
 pub mod see;
 pub mod time;
 pub mod tt;
+pub mod wdl;
 mod worker;
 
 pub use score::Score;

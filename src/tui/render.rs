@@ -107,6 +107,19 @@ pub fn panel_lines(game: &Game, eval_white_cp: Option<i32>) -> Vec<String> {
         Some(cp) => format!("Eval:       {:+.2} (White's view)", cp as f64 / 100.0),
         None => "Eval:       -".to_string(),
     });
+    // The model is symmetric, so White's score gives White's chances.
+    if let Some(cp) = eval_white_cp {
+        let w = crate::search::wdl::wdl(
+            crate::search::Score(cp),
+            crate::search::wdl::material(game.board()),
+        );
+        lines.push(format!(
+            "Chances:    White {}% draw {}% Black {}%",
+            (w.win + 5) / 10,
+            (w.draw + 5) / 10,
+            (w.loss + 5) / 10
+        ));
+    }
     // The FEN field, so that Chess960 rights name their rook files where they must.
     let castling = b.to_fen().split(' ').nth(2).unwrap_or("-").to_string();
     lines.push(format!("Castling:   {castling}"));

@@ -26,9 +26,18 @@ pub fn send(line: &str) {
     let _ = lock.flush();
 }
 
+/// How `info` lines are written, from the UCI options.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LineStyle {
+    /// `UCI_Chess960`: castling as king-takes-rook.
+    pub chess960: bool,
+    /// `UCI_ShowWDL`: `wdl W D L` after the score.
+    pub show_wdl: bool,
+}
+
 /// Formats a search report as a UCI `info` line; moves are written for the game that starts at
-/// `root`, castling as king-takes-rook when `chess960` (`UCI_Chess960`).
-pub fn info_line(info: &SearchInfo, root: &Board, chess960: bool) -> String {
+/// `root`.
+pub fn info_line(info: &SearchInfo, root: &Board, style: LineStyle) -> String {
     let bound = match info.bound {
         Some(Bound::Lower) => " lowerbound",
         Some(Bound::Upper) => " upperbound",
@@ -39,15 +48,21 @@ pub fn info_line(info: &SearchInfo, root: &Board, chess960: bool) -> String {
     let pv: String = info
         .pv
         .iter()
-        .map(|&m| format!(" {}", root.uci_move(m, chess960)))
+        .map(|&m| format!(" {}", root.uci_move(m, style.chess960)))
         .collect();
+    let wdl = if style.show_wdl {
+        let w = crate::search::wdl::wdl(info.score, crate::search::wdl::material(root));
+        format!(" wdl {} {} {}", w.win, w.draw, w.loss)
+    } else {
+        String::new()
+    };
     let pv = if pv.is_empty() {
         pv
     } else {
         format!(" pv{pv}")
     };
     format!(
-        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {} hashfull {} time {}{pv}",
+        "info depth {} seldepth {} multipv {} score {}{wdl}{bound} nodes {} nps {} hashfull {} time {}{pv}",
         info.depth,
         info.seldepth,
         info.multipv,
@@ -70,6 +85,8 @@ struct Options {
     use_nnue: bool,
     /// `UCI_Chess960`: castling moves are written (and expected) as king-takes-rook.
     chess960: bool,
+    /// `UCI_ShowWDL`: info lines carry win/draw/loss chances.
+    show_wdl: bool,
     /// `OwnBook`: play from `book` while it has a move.
     own_book: bool,
     /// The Polyglot book of `BookFile`.
@@ -129,6 +146,7 @@ impl Engine {
                 net: crate::eval::nnue::default_net(),
                 use_nnue: true,
                 chess960: false,
+                show_wdl: false,
                 own_book: false,
                 book: None,
                 book_best: false,
@@ -185,6 +203,7 @@ impl Engine {
                 send("option name EvalFile type string default <embedded>");
                 send("option name Use NNUE type check default true");
                 send("option name UCI_Chess960 type check default false");
+                send("option name UCI_ShowWDL type check default false");
                 send("option name OwnBook type check default false");
                 send("option name BookFile type string default <empty>");
                 send("option name BookBestMove type check default false");
@@ -369,14 +388,18 @@ impl Engine {
                 }
                 _ => Err("option Ponder needs true or false".to_string()),
             },
-            "uci_chess960" => match value.map(|v| v.trim().to_ascii_lowercase()) {
-                // The rules need no switch: any FEN's castling rights are read as Chess960
-                // ones where they must be. The option only changes how castling is written.
+            // The rules need no switch for Chess960: any FEN's castling rights are read as
+            // Chess960 ones where they must be. The option only changes how castling is written.
+            "uci_chess960" | "uci_showwdl" => match value.map(|v| v.trim().to_ascii_lowercase()) {
                 Some(v) if v == "true" || v == "false" => {
-                    self.options.chess960 = v == "true";
+                    if key == "uci_chess960" {
+                        self.options.chess960 = v == "true";
+                    } else {
+                        self.options.show_wdl = v == "true";
+                    }
                     Ok(())
                 }
-                _ => Err("option UCI_Chess960 needs true or false".to_string()),
+                _ => Err(format!("option {name} needs true or false")),
             },
             "ownbook" | "bookbestmove" => match value.map(|v| v.trim().to_ascii_lowercase()) {
                 Some(v) if v == "true" || v == "false" => {
@@ -471,6 +494,10 @@ impl Engine {
         let overhead = self.options.overhead_ms;
         let debug = self.debug;
         let chess960 = self.options.chess960;
+        let style = LineStyle {
+            chess960,
+            show_wdl: self.options.show_wdl,
+        };
         let root = *game.board();
         let uci = move |m: crate::chess::Move| root.uci_move(m, chess960);
         let done = Arc::clone(&self.done);
@@ -480,7 +507,7 @@ impl Engine {
             let mut s = searcher.lock().unwrap_or_else(|p| p.into_inner());
             s.move_overhead_ms = overhead;
             let result = s.search(&game, &limits, &mut |r| match r {
-                Report::Iteration(info) => send(&info_line(info, &root, chess960)),
+                Report::Iteration(info) => send(&info_line(info, &root, style)),
                 Report::CurrMove { depth, mv, number } => send(&format!(
                     "info depth {depth} currmove {} currmovenumber {number}",
                     uci(*mv)
@@ -581,14 +608,29 @@ mod tests {
         let b = Board::startpos();
         let e4 = b.parse_uci("e2e4").unwrap();
         let e5 = b.make_move(e4).parse_uci("e7e5").unwrap();
-        let line = info_line(&report(vec![e4, e5], None), &b, false);
+        let line = info_line(&report(vec![e4, e5], None), &b, LineStyle::default());
         assert!(line.ends_with(" time 20 pv e2e4 e7e5"), "{line}");
         assert!(line.contains(" score cp -35 "), "{line}");
-        let line = info_line(&report(Vec::new(), Some(Bound::Upper)), &b, false);
+        let line = info_line(
+            &report(Vec::new(), Some(Bound::Upper)),
+            &b,
+            LineStyle::default(),
+        );
         assert!(
             line.ends_with(" upperbound nodes 1000 nps 50000 hashfull 3 time 20"),
             "{line}"
         );
         assert!(!line.contains(" pv"), "{line}");
+        let style = LineStyle {
+            show_wdl: true,
+            ..LineStyle::default()
+        };
+        let line = info_line(&report(vec![e4], Some(Bound::Lower)), &b, style);
+        let w = crate::search::wdl::wdl(Score(-35), 78);
+        let expected = format!(
+            " score cp -35 wdl {} {} {} lowerbound ",
+            w.win, w.draw, w.loss
+        );
+        assert!(line.contains(&expected), "{line}");
     }
 }

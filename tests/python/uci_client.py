@@ -40,6 +40,19 @@ with chess.engine.SimpleEngine.popen_uci([BIN, "uci"]) as engine:
     info = engine.analyse(mate, chess.engine.Limit(depth=5))
     check("mate score", info["score"].relative == chess.engine.Mate(1), info["score"])
 
+    engine.configure({"UCI_ShowWDL": True})
+    info = engine.analyse(board, chess.engine.Limit(depth=6))
+    wdl = info.get("wdl")
+    check("UCI_ShowWDL", wdl is not None and sum(wdl.relative) == 1000, info)
+    info = engine.analyse(mate, chess.engine.Limit(depth=5))
+    check("wdl of a mate", info.get("wdl") is not None and info["wdl"].relative.wins == 1000, info)
+    engine.configure({"UCI_ShowWDL": False})
+
+    # Chess960: python-chess sets UCI_Chess960 and sends castling as king-takes-rook.
+    frc = chess.Board("2rkr3/2p1p3/8/8/8/8/PPP5/RK6 w A - 0 1", chess960=True)
+    result = engine.play(frc, chess.engine.Limit(depth=4))
+    check("Chess960 castling mate", result.move == chess.Move.from_uci("b1a1"), result)
+
     result = engine.play(board, chess.engine.Limit(time=0.2))
     check("play with time limit", result.move in board.legal_moves, result)
     result = engine.play(board, chess.engine.Limit(white_clock=3, black_clock=3, white_inc=0.05, black_inc=0.05))
