@@ -645,3 +645,46 @@ fn own_book_plays_book_moves_and_a_bad_book_file_is_refused() {
     e.quit();
     let _ = std::fs::remove_file(&path);
 }
+
+#[test]
+fn skill_level_weakens_with_legal_moves_from_its_lines() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect("uciok", 10 * SEC);
+    assert!(e
+        .seen
+        .iter()
+        .any(|l| l == "option name Skill Level type spin default 20 min 0 max 20"));
+    e.send("setoption name Skill Level value 0");
+    e.send("position startpos moves e2e4 e7e5");
+    let mut moves = std::collections::HashSet::new();
+    for _ in 0..6 {
+        e.send("go wtime 10000 btime 10000");
+        let (best, _) = e.expect("bestmove", 10 * SEC);
+        moves.insert(best.split_whitespace().nth(1).unwrap().to_string());
+    }
+    // A weakened search looks at four lines, and every move it plays is one of them.
+    let lines: Vec<&String> = e
+        .seen
+        .iter()
+        .filter(|l| l.contains(" multipv 4 "))
+        .collect();
+    assert!(!lines.is_empty());
+    for m in &moves {
+        assert!(
+            e.seen.iter().any(|l| l.contains(&format!(" pv {m}"))),
+            "{m} was never a searched line"
+        );
+    }
+    e.send("setoption name Skill Level value 99");
+    e.expect("info string Skill Level 99 out of range, using 20", SEC);
+    e.send("go depth 4");
+    e.expect("bestmove", 5 * SEC);
+    assert!(!e
+        .seen
+        .iter()
+        .rev()
+        .take(5)
+        .any(|l| l.contains(" multipv 2 ")));
+    e.quit();
+}

@@ -12,6 +12,7 @@ mod qsearch;
 mod root;
 pub mod score;
 pub mod see;
+pub mod skill;
 pub mod time;
 pub mod tt;
 pub mod wdl;
@@ -43,6 +44,10 @@ pub struct Limits {
     pub mate: Option<u32>,
     /// Only consider these root moves (empty: all).
     pub searchmoves: Vec<Move>,
+    /// Play at this `skill` level (0..`skill::MAX_LEVEL`; `None` or the top level: full strength).
+    pub skill: Option<u8>,
+    /// Random bits for a weakened search's choice (any number; the clock will do).
+    pub random: u64,
     /// How many principal variations to report (1 = normal play).
     pub multipv: usize,
 }
@@ -133,6 +138,8 @@ pub struct SearchResult {
     pub nodes: u64,
     /// The principal variation of the best move.
     pub pv: Vec<Move>,
+    /// Every line of the last completed iteration (several with MultiPV), best first.
+    pub lines: Vec<(Score, Vec<Move>)>,
     /// With no legal move: whether it is checkmate (else stalemate).
     pub checkmated: bool,
 }
@@ -255,6 +262,14 @@ impl Searcher {
         limits: &Limits,
         report: &mut dyn FnMut(&Report),
     ) -> SearchResult {
-        root::run(self, game, limits, report)
+        match limits.skill.filter(|&l| l < skill::MAX_LEVEL) {
+            Some(level) => {
+                let weakened = skill::limits(limits, level);
+                let mut result = root::run(self, game, &weakened, report);
+                skill::choose(&mut result, level, limits.random);
+                result
+            }
+            None => root::run(self, game, limits, report),
+        }
     }
 }

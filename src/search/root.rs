@@ -220,6 +220,9 @@ fn iterate(
         }
         // Depth 1 is done: from now on limits may stop the search.
         w.can_stop = true;
+        if iteration.len() == multipv {
+            result.lines = iteration.clone();
+        }
         if let Some((score, pv)) = iteration.into_iter().next() {
             if let Some(&best) = pv.first() {
                 if best != last_best && depth > 1 {

@@ -241,5 +241,7 @@ static NO_LIMITS: Limits = Limits {
     infinite: false,
     mate: None,
     searchmoves: Vec::new(),
+    skill: None,
+    random: 0,
     multipv: 1,
 };

@@ -110,6 +110,9 @@ impl GoArgs {
             mate: self.mate.map(|m| m.max(1)),
             searchmoves,
             multipv,
+            // The engine sets the strength options after reading the command.
+            skill: None,
+            random: 0,
         }
     }
 }

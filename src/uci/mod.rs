@@ -93,8 +93,10 @@ struct Options {
     book: Option<crate::chess::polyglot::Book>,
     /// `BookBestMove`: the heaviest book move, not one drawn by weight.
     book_best: bool,
-    /// The state of the generator that draws book moves.
-    book_random: u64,
+    /// `Skill Level`: 0..=20, 20 being full strength.
+    skill: u8,
+    /// The state of the generator that draws book moves and weakened moves.
+    random: u64,
 }
 
 /// The protocol state between commands.
@@ -151,7 +153,8 @@ impl Engine {
                 book: None,
                 book_best: false,
                 // Seeded by the clock: games should not all follow the same book line.
-                book_random: std::time::SystemTime::now()
+                skill: crate::search::skill::MAX_LEVEL,
+                random: std::time::SystemTime::now()
                     .duration_since(std::time::UNIX_EPOCH)
                     .map_or(0x9E37_79B9_7F4A_7C15, |d| d.as_nanos() as u64),
             },
@@ -207,6 +210,7 @@ impl Engine {
                 send("option name OwnBook type check default false");
                 send("option name BookFile type string default <empty>");
                 send("option name BookBestMove type check default false");
+                send("option name Skill Level type spin default 20 min 0 max 20");
                 send("uciok");
             }
             Command::IsReady => send("readyok"),
@@ -375,6 +379,10 @@ impl Engine {
                 }
                 _ => Err("option Use NNUE needs true or false".to_string()),
             },
+            "skill level" => {
+                let max = i64::from(crate::search::skill::MAX_LEVEL);
+                clamp_option(name, value, 0, max).map(|v| self.options.skill = v as u8)
+            }
             "multipv" => {
                 clamp_option(name, value, 1, 218).map(|v| self.options.multipv = v as usize)
             }
@@ -458,12 +466,8 @@ impl Engine {
             return None;
         }
         let book = self.options.book.as_ref()?;
-        // xorshift64: the draw needs no more than a fresh number per move.
-        let r = &mut self.options.book_random;
-        *r ^= *r << 13;
-        *r ^= *r >> 7;
-        *r ^= *r << 17;
-        let m = book.pick(self.game.board(), self.options.book_best, *r)?;
+        let r = next_random(&mut self.options.random);
+        let m = book.pick(self.game.board(), self.options.book_best, r)?;
         let allowed = args.searchmoves.is_empty()
             || args
                 .searchmoves
@@ -485,7 +489,11 @@ impl Engine {
             return;
         }
         let game = self.game.clone();
-        let limits: Limits = args.limits(game.board(), self.options.multipv);
+        let mut limits: Limits = args.limits(game.board(), self.options.multipv);
+        if self.options.skill < crate::search::skill::MAX_LEVEL {
+            limits.skill = Some(self.options.skill);
+            limits.random = next_random(&mut self.options.random);
+        }
         let wait_for_stop = limits.infinite || args.ponder;
         self.control.reset();
         self.control.set_pondering(args.ponder);
@@ -539,6 +547,15 @@ impl Engine {
             }
         }));
     }
+}
+
+/// The next number of a xorshift64 generator: book and weakened-move draws need no more than
+/// a fresh number per move.
+fn next_random(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
 }
 
 /// Runs the UCI loop on standard input until `quit` or end of input.

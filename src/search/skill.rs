@@ -1,0 +1,169 @@
+//! Playing below full strength, the way a weaker player does: a smaller search (fewer nodes),
+//! and a choice among the best few moves that favours the good ones, so that the mistakes are
+//! plausible moves that lose a little, rarely a piece, never a random blunder.
+//!
+//! Level `MAX_LEVEL` is full strength. Below it, the search looks at `LINES` moves with a node
+//! budget that halves every two levels, and picks line `i` with probability proportional to
+//! `exp(−loss_i / T)`, where `loss_i` is how much worse than the best line it scored and the
+//! temperature `T` grows as the level falls; lines that lose more than a level's cap are never
+//! played. The constants are a first shape, to be calibrated in Elo by matches (issue 13).
+
+use super::{Limits, Score, SearchResult};
+
+/// Full strength.
+pub const MAX_LEVEL: u8 = 20;
+/// How many moves a weakened search considers.
+pub const LINES: usize = 4;
+/// Nodes a move at level 0; each two levels double it (level 19: about 2.9 million).
+const BASE_NODES: u64 = 5_000;
+/// The temperature at level 0, in centipawns: a move 1.5 pawns worse than the best is
+/// played a third as often as the best.
+const MAX_TEMPERATURE: f64 = 150.0;
+/// The largest loss a move may have to be played at level 0 (a piece and a half)…
+const MAX_LOSS_CAP: i32 = 450;
+/// …and at the top weakened level (a fraction of a pawn).
+const MIN_LOSS_CAP: i32 = 30;
+
+/// The limits of a search at `level` (below `MAX_LEVEL`): at least `LINES` lines and at most
+/// the level's node budget, on top of what the caller asked.
+pub fn limits(limits: &Limits, level: u8) -> Limits {
+    let budget = BASE_NODES << (level.min(MAX_LEVEL) / 2);
+    Limits {
+        multipv: limits.multipv.max(LINES),
+        nodes: Some(limits.nodes.map_or(budget, |n| n.min(budget))),
+        ..limits.clone()
+    }
+}
+
+/// How far below full strength `level` is, from 0 (full) to 1 (level 0).
+fn weakness(level: u8) -> f64 {
+    f64::from(MAX_LEVEL - level.min(MAX_LEVEL)) / f64::from(MAX_LEVEL)
+}
+
+/// The index of the line to play among `lines` (best first) at `level`, drawn with `random`.
+pub fn pick(lines: &[(Score, Vec<super::Move>)], level: u8, random: u64) -> Option<usize> {
+    let best = lines.first()?.0;
+    let w = weakness(level);
+    let temperature = (MAX_TEMPERATURE * w).max(1.0);
+    let cap = MIN_LOSS_CAP + ((MAX_LOSS_CAP - MIN_LOSS_CAP) as f64 * w) as i32;
+    // A winning mate is never thrown away, and a line that walks into a mate is beyond every
+    // cap.
+    let winning_mate = best.is_mate() && best > Score::DRAW;
+    let weights: Vec<f64> = lines
+        .iter()
+        .map(|(score, pv)| {
+            let loss = (best - *score).max(0);
+            let allowed = !pv.is_empty() && (loss == 0 || (loss <= cap && !winning_mate));
+            if allowed {
+                (-(f64::from(loss)) / temperature).exp()
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let total: f64 = weights.iter().sum();
+    if total <= 0.0 {
+        return Some(0);
+    }
+    // A uniform number in [0, total) from the top 53 bits.
+    let mut r = (random >> 11) as f64 / (1u64 << 53) as f64 * total;
+    for (i, w) in weights.iter().enumerate() {
+        if r < *w {
+            return Some(i);
+        }
+        r -= w;
+    }
+    Some(0)
+}
+
+/// Replaces the result's move with the one a player of `level` would choose among its lines.
+pub fn choose(result: &mut SearchResult, level: u8, random: u64) {
+    let Some(i) = pick(&result.lines, level, random) else {
+        return;
+    };
+    let (score, pv) = result.lines[i].clone();
+    if let Some(&first) = pv.first() {
+        result.best = Some(first);
+        result.ponder = pv.get(1).copied();
+        result.score = score;
+        result.pv = pv;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::{Board, Game};
+    use crate::search::{Move, Searcher};
+
+    fn lines(scores: &[i32]) -> Vec<(Score, Vec<Move>)> {
+        let b = Board::startpos();
+        let moves = b.legal_moves();
+        scores
+            .iter()
+            .zip(moves.iter())
+            .map(|(&s, &m)| (Score(s), vec![m]))
+            .collect()
+    }
+
+    /// How often each line is chosen in 4000 draws.
+    fn histogram(l: &[(Score, Vec<Move>)], level: u8) -> Vec<u32> {
+        let mut counts = vec![0; l.len()];
+        let mut x = 0x1234_5678_9abc_def1u64;
+        for _ in 0..4000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            counts[pick(l, level, x).unwrap()] += 1;
+        }
+        counts
+    }
+
+    #[test]
+    fn weaker_levels_choose_worse_moves_more_often_but_never_beyond_the_cap() {
+        let l = lines(&[50, 20, -60, -900]);
+        let strong = histogram(&l, 19);
+        let weak = histogram(&l, 0);
+        // Both prefer the best move; the weak level spreads more.
+        assert!(
+            strong[0] > strong[1] && weak[0] > weak[1],
+            "{strong:?} {weak:?}"
+        );
+        assert!(
+            weak[1] + weak[2] > strong[1] + strong[2],
+            "{strong:?} {weak:?}"
+        );
+        // Losing a queen is beyond every level's cap; a move 1.1 pawns worse is beyond a
+        // strong level's.
+        assert_eq!(strong[3] + weak[3], 0, "{strong:?} {weak:?}");
+        assert_eq!(strong[2], 0, "{strong:?}");
+        // A mate is never given away.
+        let mate = lines(&[Score::mate_in(3).0, 300, 200]);
+        assert_eq!(histogram(&mate, 0), vec![4000, 0, 0]);
+        assert_eq!(pick(&[], 5, 1), None);
+    }
+
+    #[test]
+    fn a_weakened_search_plays_a_legal_move_from_its_lines() {
+        let game = Game::new(
+            Board::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+                .unwrap(),
+        );
+        let mut s = Searcher::new(4);
+        for random in 0..6u64 {
+            let limits = Limits {
+                skill: Some(3),
+                random: random.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                multipv: 1,
+                ..Limits::default()
+            };
+            let r = s.search(&game, &limits, &mut |_| {});
+            let best = r.best.unwrap();
+            assert!(game.board().is_legal(best));
+            assert!(r.lines.len() >= LINES);
+            assert!(r.lines.iter().any(|(_, pv)| pv.first() == Some(&best)));
+            // The node budget of level 3 (10,000) holds, give or take the last check.
+            assert!(r.nodes < 12_000, "{}", r.nodes);
+        }
+    }
+}
