@@ -8,8 +8,10 @@
 //! of 7,177 self-play games of the n2 net at 5,000 nodes a move (`data/n2-s1.bin`, see
 //! `nets/README.md`) by `scripts/fit_wdl.py`:
 //!
-//!     fianchetto datagen --convert data/n2-s1.bin --out n2.txt
-//!     python3 scripts/fit_wdl.py n2.txt
+//! ```text
+//! fianchetto datagen --convert data/n2-s1.bin --out n2.txt
+//! python3 scripts/fit_wdl.py n2.txt
+//! ```
 //!
 //! Refit it when the evaluation changes scale (a new net).
 
