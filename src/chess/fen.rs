@@ -232,7 +232,8 @@ fn castling_field(board: &Board) -> String {
     let mut out = String::with_capacity(4);
     for color in Color::ALL {
         let rank = color.back_rank();
-        let king = board.king_square(color);
+        // Not `king_square`: Debug output of a broken board (no king) comes through here.
+        let king = board.pieces_of(color, PieceKind::King).first();
         for short in [true, false] {
             if !rights.has(color, short) {
                 continue;
@@ -244,7 +245,7 @@ fn castling_field(board: &Board) -> String {
                 & files_beyond(rook.file(), short);
             let letter = if board.castling_notation() == CastlingNotation::Files
                 || outer.any()
-                || king.file() == rook.file()
+                || king.is_some_and(|k| k.file() == rook.file())
             {
                 rook.file().to_char()
             } else if short {
