@@ -248,13 +248,11 @@ enum Command {
     },
 }
 
-/// A Chess960 start position number for `play --960` without one: any of the 960 will do,
-/// so the clock's nanoseconds are random enough.
-fn random_chess960_number() -> u16 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    (nanos % u32::from(fianchetto::chess::chess960::POSITIONS)) as u16
+/// The position of a `--fen` flag, or the start position without one.
+fn board_or_start(fen: Option<&str>) -> Result<Board, String> {
+    fen.map_or(Ok(Board::startpos()), |f| {
+        Board::from_fen(f).map_err(|e| format!("bad FEN: {e}"))
+    })
 }
 
 fn fail(msg: &str) -> ExitCode {
@@ -377,12 +375,9 @@ fn main() -> ExitCode {
                 },
                 None => fianchetto::eval::nnue::default_net(),
             };
-            let board = match fen {
-                Some(f) => match Board::from_fen(&f) {
-                    Ok(b) => b,
-                    Err(e) => return fail(&format!("bad FEN: {e}")),
-                },
-                None => Board::startpos(),
+            let board = match board_or_start(fen.as_deref()) {
+                Ok(b) => b,
+                Err(e) => return fail(&e),
             };
             print!("{}", tools::eval::report(&board, Some(&net)));
             ExitCode::SUCCESS
@@ -392,12 +387,9 @@ fn main() -> ExitCode {
                 Ok(b) => b,
                 Err(e) => return fail(&e.to_string()),
             };
-            let board = match fen {
-                Some(f) => match Board::from_fen(&f) {
-                    Ok(b) => b,
-                    Err(e) => return fail(&format!("bad FEN: {e}")),
-                },
-                None => Board::startpos(),
+            let board = match board_or_start(fen.as_deref()) {
+                Ok(b) => b,
+                Err(e) => return fail(&e),
             };
             print!("{}", tools::book::listing(&book, &board));
             ExitCode::SUCCESS
@@ -642,7 +634,11 @@ fn main() -> ExitCode {
             use fianchetto::tui::play::{Human, Resume, Strength};
             let fen = match chess960 {
                 Some(n) => {
-                    let n = n.unwrap_or_else(random_chess960_number);
+                    // Any of the 960 will do without a number.
+                    let n = n.unwrap_or_else(|| {
+                        let count = u64::from(fianchetto::chess::chess960::POSITIONS);
+                        (tools::clock_random() % count) as u16
+                    });
                     println!("Chess960 start position {n}");
                     // clap has checked the range, so the position exists.
                     match fianchetto::chess::chess960::start_fen(n) {

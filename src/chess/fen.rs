@@ -356,6 +356,11 @@ impl Board {
         Ok(board)
     }
 
+    /// FEN's castling field (`KQkq`, `HAha`, a subset, or `-`), in the form it was read.
+    pub fn castling_fen(&self) -> String {
+        castling_field(self)
+    }
+
     /// The position as a FEN (the en-passant square as recorded).
     pub fn to_fen(&self) -> String {
         let mut s = String::with_capacity(90);
@@ -387,7 +392,7 @@ impl Board {
             s,
             " {} {} {} {} {}",
             self.side_to_move().fen_char(),
-            castling_field(self),
+            self.castling_fen(),
             ep,
             self.halfmove_clock(),
             self.fullmove_number()

@@ -375,17 +375,11 @@ impl Session {
     }
 
     fn bot_move(&mut self) {
-        let from_book = self.book.as_ref().and_then(|b| {
-            // Any number will do for the draw; the clock gives a different one each move.
-            let random = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos() as u64);
-            b.pick(
-                self.game.board(),
-                false,
-                random.wrapping_mul(0x9E37_79B9_7F4A_7C15),
-            )
-        });
+        // Any number will do for the draw; the clock gives a different one each move.
+        let from_book = self
+            .book
+            .as_ref()
+            .and_then(|b| b.pick(self.game.board(), false, crate::tools::clock_random()));
         if let Some(m) = from_book {
             println!("Fianchetto plays {} (book)", self.game.board().san(m));
             let _ = self.game.push(m);

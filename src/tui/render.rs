@@ -121,8 +121,7 @@ pub fn panel_lines(game: &Game, eval_white_cp: Option<i32>) -> Vec<String> {
         ));
     }
     // The FEN field, so that Chess960 rights name their rook files where they must.
-    let castling = b.to_fen().split(' ').nth(2).unwrap_or("-").to_string();
-    lines.push(format!("Castling:   {castling}"));
+    lines.push(format!("Castling:   {}", b.castling_fen()));
     lines.push(format!(
         "En passant: {}",
         b.legal_en_passant()

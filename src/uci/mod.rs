@@ -118,6 +118,15 @@ impl Default for Engine {
     }
 }
 
+/// The value of a check option: `true` or `false` (any case, spaces around allowed).
+fn check_option(name: &str, value: Option<&str>) -> Result<bool, String> {
+    match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
+        Some("true") => Ok(true),
+        Some("false") => Ok(false),
+        _ => Err(format!("option {name} needs true or false")),
+    }
+}
+
 fn clamp_option(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<i64, String> {
     let v: i64 = value
         .and_then(|v| v.trim().parse().ok())
@@ -152,11 +161,10 @@ impl Engine {
                 own_book: false,
                 book: None,
                 book_best: false,
-                // Seeded by the clock: games should not all follow the same book line.
                 skill: crate::search::skill::MAX_LEVEL,
-                random: std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0x9E37_79B9_7F4A_7C15, |d| d.as_nanos() as u64),
+                // Seeded by the clock: games should not all follow the same book line. Odd, so
+                // that the xorshift state is never the zero it cannot leave.
+                random: crate::tools::clock_random() | 1,
             },
             search: None,
             done: Arc::new(std::sync::atomic::AtomicBool::new(true)),
@@ -369,16 +377,12 @@ impl Engine {
                     ));
                 })
             }
-            "use nnue" => match value.map(|v| v.trim().to_ascii_lowercase()) {
-                Some(v) if v == "true" || v == "false" => {
-                    self.options.use_nnue = v == "true";
-                    if let Ok(mut s) = self.searcher.lock() {
-                        s.set_net(self.options.use_nnue.then(|| self.options.net.clone()));
-                    }
-                    Ok(())
+            "use nnue" => check_option("Use NNUE", value).map(|on| {
+                self.options.use_nnue = on;
+                if let Ok(mut s) = self.searcher.lock() {
+                    s.set_net(on.then(|| self.options.net.clone()));
                 }
-                _ => Err("option Use NNUE needs true or false".to_string()),
-            },
+            }),
             "skill level" => {
                 let max = i64::from(crate::search::skill::MAX_LEVEL);
                 clamp_option(name, value, 0, max).map(|v| self.options.skill = v as u8)
@@ -389,37 +393,19 @@ impl Engine {
             "move overhead" => {
                 clamp_option(name, value, 0, 5000).map(|v| self.options.overhead_ms = v as u64)
             }
-            "ponder" => match value.map(|v| v.trim().to_ascii_lowercase()) {
-                Some(v) if v == "true" || v == "false" => {
-                    self.options.ponder = v == "true";
-                    Ok(())
-                }
-                _ => Err("option Ponder needs true or false".to_string()),
-            },
+            "ponder" => check_option("Ponder", value).map(|on| self.options.ponder = on),
             // The rules need no switch for Chess960: any FEN's castling rights are read as
             // Chess960 ones where they must be. The option only changes how castling is written.
-            "uci_chess960" | "uci_showwdl" => match value.map(|v| v.trim().to_ascii_lowercase()) {
-                Some(v) if v == "true" || v == "false" => {
-                    if key == "uci_chess960" {
-                        self.options.chess960 = v == "true";
-                    } else {
-                        self.options.show_wdl = v == "true";
-                    }
-                    Ok(())
-                }
-                _ => Err(format!("option {name} needs true or false")),
-            },
-            "ownbook" | "bookbestmove" => match value.map(|v| v.trim().to_ascii_lowercase()) {
-                Some(v) if v == "true" || v == "false" => {
-                    if key == "ownbook" {
-                        self.options.own_book = v == "true";
-                    } else {
-                        self.options.book_best = v == "true";
-                    }
-                    Ok(())
-                }
-                _ => Err(format!("option {name} needs true or false")),
-            },
+            "uci_chess960" => {
+                check_option("UCI_Chess960", value).map(|on| self.options.chess960 = on)
+            }
+            "uci_showwdl" => {
+                check_option("UCI_ShowWDL", value).map(|on| self.options.show_wdl = on)
+            }
+            "ownbook" => check_option("OwnBook", value).map(|on| self.options.own_book = on),
+            "bookbestmove" => {
+                check_option("BookBestMove", value).map(|on| self.options.book_best = on)
+            }
             "bookfile" => {
                 let path = value.unwrap_or("").trim();
                 if path.is_empty() || path == "<empty>" {
