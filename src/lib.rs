@@ -8,6 +8,7 @@
 pub mod chess;
 pub mod eval;
 pub mod search;
+pub mod syzygy;
 pub mod tools;
 pub mod tui;
 pub mod uci;

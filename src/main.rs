@@ -103,6 +103,16 @@ enum Command {
         #[arg(long)]
         fen: Option<String>,
     },
+    /// Probe Syzygy tablebases: prints `FEN | wdl | dtz` for each position (`--fen`, or one FEN
+    /// a line on standard input); `-` where the tables have no answer.
+    Syzygy {
+        /// Folders holding the tables, separated by `:` (`;` on Windows).
+        #[arg(long)]
+        path: String,
+        /// Position to probe (default: read FENs from standard input).
+        #[arg(long)]
+        fen: Option<String>,
+    },
     /// Run an EPD test suite with `bm`/`am` operations; ends with `solved N/M`.
     Epd {
         /// The EPD file.
@@ -394,6 +404,7 @@ fn main() -> ExitCode {
             print!("{}", tools::book::listing(&book, &board));
             ExitCode::SUCCESS
         }
+        Some(Command::Syzygy { path, fen }) => tools::syzygy::run(&path, fen.as_deref()),
         Some(Command::Epd {
             file,
             movetime,

@@ -1,4 +1,4 @@
-//! Command-line tools: perft, bench, book listing, eval, EPD suites, datagen, training and game analysis. Each returns text or
+//! Command-line tools: perft, bench, book listing, tablebase probes, eval, EPD suites, datagen, training and game analysis. Each returns text or
 //! a one-line error.
 
 pub mod analyze;
@@ -10,6 +10,7 @@ pub mod epd;
 pub mod eval;
 pub mod format;
 pub mod perft;
+pub mod syzygy;
 pub mod train;
 
 /// 64 random bits from the clock's nanoseconds, mixed: a seed for draws that only need to
