@@ -688,3 +688,55 @@ fn skill_level_weakens_with_legal_moves_from_its_lines() {
         .any(|l| l.contains(" multipv 2 ")));
     e.quit();
 }
+
+#[test]
+fn syzygy_options_refuse_bad_paths_and_survive_broken_tables() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect("uciok", 10 * SEC);
+    for option in [
+        "SyzygyPath type string default <empty>",
+        "SyzygyProbeDepth type spin default 1 min 1 max 100",
+        "SyzygyProbeLimit type spin default 7 min 0 max 7",
+        "Syzygy50MoveRule type check default true",
+    ] {
+        assert!(
+            e.seen.iter().any(|l| l == &format!("option name {option}")),
+            "{option}"
+        );
+    }
+    e.send("setoption name SyzygyPath value /no/such/folder");
+    let (refused, _) = e.expect("info string SyzygyPath not used", 5 * SEC);
+    assert!(refused.contains("/no/such/folder"), "{refused}");
+    e.send("setoption name SyzygyProbeLimit value 99");
+    e.expect("info string", 5 * SEC);
+    // A table of the right name and size but garbage inside: found, then reported once when
+    // a search reads it, and the search goes on without it.
+    let dir = std::env::temp_dir().join(format!("fianchetto-uci-tb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("KRvK.rtbw"), vec![0x5au8; 16 + 64 * 4]).unwrap();
+    e.send(&format!(
+        "setoption name SyzygyPath value {}",
+        dir.display()
+    ));
+    let (found, _) = e.expect("info string SyzygyPath", 5 * SEC);
+    assert!(found.contains("1 tables found"), "{found}");
+    e.send("position fen 8/8/8/8/8/2k5/8/KR6 w - - 0 1");
+    e.send("go depth 6");
+    let table = format!("info string {}", dir.join("KRvK.rtbw").display());
+    let (broken, _) = e.expect(&table, 10 * SEC);
+    assert!(broken.contains("corrupt"), "{broken}");
+    let (best, _) = e.expect("bestmove", 10 * SEC);
+    assert!(best.len() > "bestmove ".len(), "{best}");
+    e.send("go depth 6");
+    e.expect("bestmove", 10 * SEC);
+    e.send("isready");
+    e.expect("readyok", 5 * SEC);
+    assert_eq!(
+        e.seen.iter().filter(|l| l.starts_with(&table)).count(),
+        1,
+        "reported once"
+    );
+    e.quit();
+    let _ = std::fs::remove_dir_all(&dir);
+}

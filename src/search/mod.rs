@@ -103,6 +103,8 @@ pub struct SearchInfo {
     pub time_ms: u64,
     /// Permille of the transposition table in use.
     pub hashfull: u32,
+    /// Tablebase reads so far in this search.
+    pub tbhits: u64,
     /// The principal variation: a legal sequence from the root.
     pub pv: Vec<Move>,
 }
@@ -144,6 +146,21 @@ pub struct SearchResult {
     pub checkmated: bool,
 }
 
+/// How the search uses Syzygy tablebases (UCI `SyzygyPath` and its companions).
+#[derive(Clone)]
+pub struct TablebaseConfig {
+    /// The tables.
+    pub tables: Arc<crate::syzygy::Tablebases>,
+    /// The least remaining depth at which a node with exactly the largest tables' piece count
+    /// is probed (`SyzygyProbeDepth`; nodes with fewer pieces are probed at any depth).
+    pub probe_depth: i32,
+    /// Positions with more pieces than this are never probed (`SyzygyProbeLimit`).
+    pub probe_limit: usize,
+    /// Whether the 50-move rule counts: cursed wins and blessed losses are draws
+    /// (`Syzygy50MoveRule`).
+    pub rule50: bool,
+}
+
 /// The most search threads (UCI `Threads`), as Stockfish allows.
 pub const MAX_THREADS: usize = 1024;
 
@@ -155,6 +172,8 @@ pub struct Searcher {
     control: Arc<SearchControl>,
     /// Milliseconds kept in reserve per move for communication lag.
     pub move_overhead_ms: u64,
+    /// Endgame tablebases, if any are set.
+    pub tablebases: Option<TablebaseConfig>,
 }
 
 impl Searcher {
@@ -168,6 +187,7 @@ impl Searcher {
             ))],
             control: Arc::new(SearchControl::default()),
             move_overhead_ms: 10,
+            tablebases: None,
         }
     }
 

@@ -88,10 +88,28 @@ impl Worker<'_> {
             }
         }
 
+        if !root && skip == Move::NULL {
+            if let Some((score, bound)) = self.probe_tablebase(b, depth, ply) {
+                let cuts = match bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cuts {
+                    // Kept deeper than any search would reach: the tables are exact.
+                    let stored_depth = (depth + TB_DEPTH_BONUS).min(MAX_PLY as i32 - 1);
+                    let eval = self.evaluate(b, ply);
+                    self.tt
+                        .store(b.hash(), Move::NULL, score, eval, stored_depth, bound, ply);
+                    return score;
+                }
+            }
+        }
+
         let node = self.node_state(b, ply, hit, in_check, pv_node, cut_node);
         let pawn_key = b.pawn_key();
 
-        if !pv_node && !in_check && skip == Move::NULL && !beta.is_mate() {
+        if !pv_node && !in_check && skip == Move::NULL && !beta.is_decisive() {
             if let Some(score) = self.reverse_futility(&node, depth, beta) {
                 return score;
             }
@@ -286,7 +304,7 @@ impl Worker<'_> {
         // which side of it the truth lies.
         if !in_check
             && !best_move.is_noisy()
-            && !best.is_mate()
+            && !best.is_decisive()
             && (bound != Bound::Lower || best > node.static_eval)
             && (bound != Bound::Upper || best < node.static_eval)
         {
@@ -301,6 +319,32 @@ impl Worker<'_> {
 
     /// The score of a node that ends the line before any search: a repetition, insufficient
     /// material, the fifty-move rule, or the ply limit.
+    /// The tablebases' verdict on `b` as a score and the bound it is (a win is at least a
+    /// tablebase win, a loss at most a tablebase loss, a draw exact), when `b` is in the
+    /// tables: few enough pieces, no castling rights, and a position just after a capture or
+    /// pawn move (a table's value assumes the 50-move counter at zero).
+    fn probe_tablebase(&mut self, b: &Board, depth: i32, ply: usize) -> Option<(Score, Bound)> {
+        let (config, cardinality) = self.tb?;
+        let pieces = b.occupied().count() as usize;
+        if pieces > cardinality
+            || (pieces == cardinality && depth < config.probe_depth)
+            || b.halfmove_clock() != 0
+        {
+            return None;
+        }
+        let wdl = config.tables.probe_wdl(b)? as i32;
+        // With the 50-move rule, cursed wins and blessed losses are draws, nudged by a
+        // centipawn or two toward the side that would win without the rule.
+        let draw_band = i32::from(config.rule50);
+        Some(if wdl > draw_band {
+            (Score::tb_win_in(ply), Bound::Lower)
+        } else if wdl < -draw_band {
+            (Score::tb_loss_in(ply), Bound::Upper)
+        } else {
+            (Score(2 * wdl * draw_band), Bound::Exact)
+        })
+    }
+
     fn draw_or_horizon(&mut self, b: &Board, ply: usize, in_check: bool) -> Option<Score> {
         if self.is_repetition(b) || insufficient_material(b) {
             return Some(Score::DRAW);
@@ -396,12 +440,9 @@ impl Worker<'_> {
         if self.stopped || score < beta {
             return None;
         }
-        // A mate found after passing proves nothing: the side to move may have a mate threat.
-        Some(if score >= Score::MATE_BOUND {
-            beta
-        } else {
-            score
-        })
+        // A mate (or tablebase win) found after passing proves nothing: the side to move may
+        // have a threat.
+        Some(if score.is_decisive() { beta } else { score })
     }
 
     /// Singular extension: when the hash move beats every alternative by a margin (a search
@@ -425,7 +466,7 @@ impl Worker<'_> {
             || h.mv == Move::NULL
             || h.depth < depth - SE_TT_DEPTH_MARGIN
             || h.bound == Bound::Upper
-            || h.score.is_mate()
+            || h.score.is_decisive()
             || !b.is_legal(h.mv)
         {
             return Singular::No;

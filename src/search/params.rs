@@ -87,3 +87,7 @@ pub const STABILITY_MIN: f64 = 0.6;
 pub const SCORE_DROP: i32 = 30;
 /// …buys at least this multiple of the soft limit, to look for a way out.
 pub const SCORE_DROP_FACTOR: f64 = 1.4;
+
+/// Plies added to a tablebase result's depth in the hash table, so that no search replaces an
+/// exact verdict with a guess (Stockfish stores them 6 plies deeper).
+pub const TB_DEPTH_BONUS: i32 = 6;

@@ -45,6 +45,40 @@ pub(super) fn run(
             ..SearchResult::default()
         };
     }
+    // Tablebases at the root: only the moves that keep the best result the tables promise
+    // (a win within the 50-move rule, else a draw) are searched, and each shows its verdict.
+    let tb_start = s.tablebases.as_ref().map(|c| c.tables.hits());
+    let mut tb_scores: Vec<(Move, Score)> = Vec::new();
+    let mut cardinality = 0;
+    if let Some(config) = &s.tablebases {
+        cardinality = config.tables.max_pieces().min(config.probe_limit);
+        if board.occupied().count() as usize <= cardinality {
+            let hashes = game.reversible_hashes();
+            let repeated = (1..hashes.len()).any(|i| hashes[..i].contains(&hashes[i]));
+            if let Some(ranking) = config
+                .tables
+                .rank_root_moves(&board, config.rule50, repeated)
+            {
+                let ranked: Vec<_> = ranking
+                    .moves
+                    .into_iter()
+                    .filter(|r| root_moves.contains(&r.mv))
+                    .collect();
+                if let Some(best) = ranked.iter().map(|r| r.rank).max() {
+                    root_moves.retain(|&m| ranked.iter().any(|r| r.mv == m && r.rank == best));
+                    tb_scores = ranked
+                        .iter()
+                        .map(|r| (r.mv, tb_rank_score(r.rank, config.rule50)))
+                        .collect();
+                    // With DTZ the root decides conversion; the search needs the tables only
+                    // to find a win that WDL alone cannot steer.
+                    if ranking.by_dtz || best <= 0 {
+                        cardinality = 0;
+                    }
+                }
+            }
+        }
+    }
     s.tt.new_search();
     let budget = if limits.infinite {
         None
@@ -59,7 +93,7 @@ pub(super) fn run(
         d.clamp(1, MAX_PLY as u32 - 1) as i32
     });
     let multipv = limits.multipv.clamp(1, root_moves.len());
-    let searchmoves = if limits.searchmoves.is_empty() {
+    let searchmoves = if limits.searchmoves.is_empty() && tb_scores.is_empty() {
         Vec::new()
     } else {
         root_moves.clone()
@@ -83,8 +117,35 @@ pub(super) fn run(
         tt,
         threads,
         control,
+        tablebases,
         ..
     } = s;
+    let tb = tablebases
+        .as_ref()
+        .filter(|_| cardinality > 0)
+        .map(|c| (c, cardinality));
+    let tb_hits_start = tablebases
+        .as_ref()
+        .zip(tb_start)
+        .map(|(c, h)| (&*c.tables, h));
+    // The tables' verdict replaces a searched score that is not a mate.
+    let tb_verdict = |score: Score, pv: &[Move]| -> Score {
+        match pv
+            .first()
+            .and_then(|m| tb_scores.iter().find(|(mv, _)| mv == m))
+        {
+            Some(&(_, verdict)) if !score.is_mate() => verdict,
+            _ => score,
+        }
+    };
+    let mut tb_report = |r: &Report| match r {
+        Report::Iteration(info) if !tb_scores.is_empty() => {
+            let mut info = info.clone();
+            info.score = tb_verdict(info.score, &info.pv);
+            report(&Report::Iteration(info))
+        }
+        _ => report(r),
+    };
     let tt: &TransTable = tt;
     let counters: Vec<AtomicU64> = (0..threads.len()).map(|_| AtomicU64::new(0)).collect();
     let helper_control = SearchControl::default();
@@ -102,17 +163,24 @@ pub(super) fn run(
             let _ = std::thread::Builder::new().spawn_scoped(scope, move || {
                 let mut silent = |_: &Report| {};
                 let mut w = Worker::new(t, tt, helper_control, counters, i + 1, &mut silent);
+                w.tb = tb;
                 w.begin(helper_limits, start, None, path, &board);
                 iterate(&mut w, &board, root_moves, 1, max_depth);
             });
         }
-        let mut w = Worker::new(main, tt, control, &counters, 0, report);
+        let mut w = Worker::new(main, tt, control, &counters, 0, &mut tb_report);
+        w.tb = tb;
+        w.tb_hits_start = tb_hits_start;
         w.begin(&limits, start, budget, path, &board);
         let result = iterate(&mut w, &board, &root_moves, multipv, max_depth);
         helper_control.stop();
         result
     });
     result.nodes = counters.iter().map(|c| c.load(Ordering::Relaxed)).sum();
+    result.score = tb_verdict(result.score, &result.pv);
+    for (score, pv) in &mut result.lines {
+        *score = tb_verdict(*score, pv);
+    }
     if result.ponder.is_none() {
         if let Some(best) = result.best {
             let after = board.make_move(best);
@@ -153,11 +221,12 @@ fn iterate(
         for (pv_idx, prev_score) in prev_scores.iter_mut().enumerate() {
             w.seldepth = 0;
             let mut delta = ASPIRATION_DELTA;
-            let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !prev_score.is_mate() {
-                (*prev_score - delta, *prev_score + delta)
-            } else {
-                (-Score::INFINITE, Score::INFINITE)
-            };
+            let (mut alpha, mut beta) =
+                if depth >= ASPIRATION_MIN_DEPTH && !prev_score.is_decisive() {
+                    (*prev_score - delta, *prev_score + delta)
+                } else {
+                    (-Score::INFINITE, Score::INFINITE)
+                };
             let score = loop {
                 let score = w.negamax(board, depth, alpha, beta, 0, true, false, false);
                 if w.stopped {
@@ -301,6 +370,27 @@ fn info(
         nps: nodes * 1000 / ms.max(1),
         time_ms: ms,
         hashfull: w.tt.hashfull(),
+        tbhits: w
+            .tb_hits_start
+            .map_or(0, |(tables, start)| tables.hits().saturating_sub(start)),
         pv,
+    }
+}
+
+/// The score shown for a root move the tables ranked `rank` (see `syzygy::RootMove`): a
+/// tablebase win or loss, a draw, or for wins and losses the 50-move rule may spoil a small
+/// score that grows as the outcome nears certainty (as Stockfish shows them).
+fn tb_rank_score(rank: i32, rule50: bool) -> Score {
+    let bound = if rule50 { 900 } else { 1 };
+    if rank >= bound {
+        Score::tb_win_in(1)
+    } else if rank > 0 {
+        Score((rank - 800).max(3) / 2)
+    } else if rank == 0 {
+        Score::DRAW
+    } else if rank > -bound {
+        Score((rank + 800).min(-3) / 2)
+    } else {
+        Score::tb_loss_in(1)
     }
 }

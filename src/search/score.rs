@@ -12,6 +12,11 @@ pub struct Score(pub i32);
 pub const MATE: i32 = 32_000;
 /// Scores at or above this (in absolute value) are mates.
 pub const MATE_BOUND: i32 = MATE - 1_000;
+/// A tablebase win at the root: beyond every evaluation, below every mate (as Stockfish's
+/// tablebase scores are); `TB_WIN - n` is a tablebase win reached `n` plies from the root.
+pub const TB_WIN: i32 = MATE_BOUND - 1;
+/// Scores at or above this (in absolute value) are tablebase wins or mates: decided.
+pub const TB_BOUND: i32 = TB_WIN - super::history::MAX_PLY as i32;
 /// Larger than any real score: the initial window bound.
 pub const INFINITY: i32 = MATE + 1;
 
@@ -33,6 +38,21 @@ impl Score {
         Score(-MATE + ply as i32)
     }
 
+    /// A tablebase win reached `ply` plies from the root.
+    pub const fn tb_win_in(ply: usize) -> Score {
+        Score(TB_WIN - ply as i32)
+    }
+
+    /// A tablebase loss reached `ply` plies from the root.
+    pub const fn tb_loss_in(ply: usize) -> Score {
+        Score(-TB_WIN + ply as i32)
+    }
+
+    /// Whether the game is decided: a forced mate or a tablebase win or loss, for either side.
+    pub const fn is_decisive(self) -> bool {
+        self.0.abs() >= TB_BOUND
+    }
+
     /// Whether this is a forced mate for either side.
     pub const fn is_mate(self) -> bool {
         self.0.abs() >= MATE_BOUND
@@ -49,11 +69,12 @@ impl Score {
         }
     }
 
-    /// Converts a root-relative mate score to one relative to the node at `ply`, for storing.
+    /// Converts a root-relative mate or tablebase score to one relative to the node at `ply`,
+    /// for storing.
     pub const fn to_tt(self, ply: usize) -> Score {
-        if self.0 >= MATE_BOUND {
+        if self.0 >= TB_BOUND {
             Score(self.0 + ply as i32)
-        } else if self.0 <= -MATE_BOUND {
+        } else if self.0 <= -TB_BOUND {
             Score(self.0 - ply as i32)
         } else {
             self
@@ -62,9 +83,9 @@ impl Score {
 
     /// Converts a node-relative stored score back to root-relative at `ply`.
     pub const fn from_tt(self, ply: usize) -> Score {
-        if self.0 >= MATE_BOUND {
+        if self.0 >= TB_BOUND {
             Score(self.0 - ply as i32)
-        } else if self.0 <= -MATE_BOUND {
+        } else if self.0 <= -TB_BOUND {
             Score(self.0 + ply as i32)
         } else {
             self
@@ -140,5 +161,10 @@ mod tests {
         assert_eq!(s.to_tt(3).from_tt(3), s);
         assert_eq!(s.to_string(), "mate 4");
         assert_eq!(Score(-12).to_string(), "cp -12");
+        // Tablebase wins are decided, not mates, and keep their distance through the table.
+        let tb = Score::tb_win_in(9);
+        assert!(tb.is_decisive() && !tb.is_mate() && tb < Score::mate_in(100));
+        assert_eq!(tb.to_tt(4).from_tt(6), Score::tb_win_in(11));
+        assert!(!Score(20_000).is_decisive());
     }
 }

@@ -79,6 +79,10 @@ pub(super) struct Worker<'a> {
     pub(super) pickers: Vec<MovePicker>,
     /// The score of the last root move that raised alpha (its line is `pv[0]`).
     pub(super) root_score: Score,
+    /// Tablebases probed in the search, with the most pieces probed.
+    pub(super) tb: Option<(&'a super::TablebaseConfig, usize)>,
+    /// The tables' read count when the search began (for `tbhits`).
+    pub(super) tb_hits_start: Option<(&'a crate::syzygy::Tablebases, u64)>,
 }
 
 impl Worker<'_> {
@@ -212,6 +216,8 @@ impl<'a> Worker<'a> {
             lmr: lmr_table(),
             pickers: (0..MAX_PLY + 2).map(|_| MovePicker::default()).collect(),
             root_score: Score::DRAW,
+            tb: None,
+            tb_hits_start: None,
         }
     }
 

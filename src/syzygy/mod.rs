@@ -89,6 +89,15 @@ pub struct RootMove {
     pub dtz: i32,
 }
 
+/// The root moves ranked by the tables, and by which tables.
+#[derive(Clone, Debug)]
+pub struct RootRanking {
+    /// Every legal move with its rank.
+    pub moves: Vec<RootMove>,
+    /// Ranked by DTZ (else by WDL alone, which keeps a win but may not make progress).
+    pub by_dtz: bool,
+}
+
 /// A material balance's tables.
 struct Entry {
     /// The name with White first as the files name it (`KQvKR`).
@@ -337,12 +346,20 @@ impl Tablebases {
         board: &Board,
         rule50: bool,
         repeated: bool,
-    ) -> Option<Vec<RootMove>> {
+    ) -> Option<RootRanking> {
         if !self.covers(board) {
             return None;
         }
-        self.root_dtz(board, rule50, repeated)
-            .or_else(|| self.root_wdl(board, rule50))
+        if let Some(moves) = self.root_dtz(board, rule50, repeated) {
+            return Some(RootRanking {
+                moves,
+                by_dtz: true,
+            });
+        }
+        self.root_wdl(board, rule50).map(|moves| RootRanking {
+            moves,
+            by_dtz: false,
+        })
     }
 
     fn root_dtz(&self, board: &Board, rule50: bool, repeated: bool) -> Option<Vec<RootMove>> {

@@ -62,7 +62,7 @@ pub fn info_line(info: &SearchInfo, root: &Board, style: LineStyle) -> String {
         format!(" pv{pv}")
     };
     format!(
-        "info depth {} seldepth {} multipv {} score {}{wdl}{bound} nodes {} nps {} hashfull {} time {}{pv}",
+        "info depth {} seldepth {} multipv {} score {}{wdl}{bound} nodes {} nps {} hashfull {} tbhits {} time {}{pv}",
         info.depth,
         info.seldepth,
         info.multipv,
@@ -70,6 +70,7 @@ pub fn info_line(info: &SearchInfo, root: &Board, style: LineStyle) -> String {
         info.nodes,
         info.nps,
         info.hashfull,
+        info.tbhits,
         info.time_ms,
     )
 }
@@ -97,6 +98,14 @@ struct Options {
     skill: u8,
     /// The state of the generator that draws book moves and weakened moves.
     random: u64,
+    /// `SyzygyPath`'s tables, if any were found.
+    tables: Option<Arc<crate::syzygy::Tablebases>>,
+    /// `SyzygyProbeDepth`.
+    tb_probe_depth: i32,
+    /// `SyzygyProbeLimit`.
+    tb_probe_limit: usize,
+    /// `Syzygy50MoveRule`.
+    tb_rule50: bool,
 }
 
 /// The protocol state between commands.
@@ -165,6 +174,10 @@ impl Engine {
                 // Seeded by the clock: games should not all follow the same book line. Odd, so
                 // that the xorshift state is never the zero it cannot leave.
                 random: crate::tools::clock_random() | 1,
+                tables: None,
+                tb_probe_depth: 1,
+                tb_probe_limit: 7,
+                tb_rule50: true,
             },
             search: None,
             done: Arc::new(std::sync::atomic::AtomicBool::new(true)),
@@ -219,6 +232,10 @@ impl Engine {
                 send("option name BookFile type string default <empty>");
                 send("option name BookBestMove type check default false");
                 send("option name Skill Level type spin default 20 min 0 max 20");
+                send("option name SyzygyPath type string default <empty>");
+                send("option name SyzygyProbeDepth type spin default 1 min 1 max 100");
+                send("option name SyzygyProbeLimit type spin default 7 min 0 max 7");
+                send("option name Syzygy50MoveRule type check default true");
                 send("uciok");
             }
             Command::IsReady => send("readyok"),
@@ -313,7 +330,15 @@ impl Engine {
         if busy
             && matches!(
                 key.as_str(),
-                "hash" | "clear hash" | "threads" | "evalfile" | "use nnue"
+                "hash"
+                    | "clear hash"
+                    | "threads"
+                    | "evalfile"
+                    | "use nnue"
+                    | "syzygypath"
+                    | "syzygyprobedepth"
+                    | "syzygyprobelimit"
+                    | "syzygy50moverule"
             )
         {
             send(&format!("info string cannot change {name} during a search"));
@@ -406,6 +431,45 @@ impl Engine {
             "bookbestmove" => {
                 check_option("BookBestMove", value).map(|on| self.options.book_best = on)
             }
+            "syzygypath" => {
+                let path = value.unwrap_or("").trim();
+                if path.is_empty() || path == "<empty>" {
+                    self.options.tables = None;
+                    Ok(())
+                } else {
+                    match crate::syzygy::Tablebases::open(path) {
+                        Ok((tables, warnings)) => {
+                            for w in warnings {
+                                send(&format!("info string {w}"));
+                            }
+                            send(&format!(
+                                "info string SyzygyPath {path}: {} tables found, up to {} pieces",
+                                tables.len(),
+                                tables.max_pieces()
+                            ));
+                            self.options.tables = (!tables.is_empty()).then(|| Arc::new(tables));
+                            Ok(())
+                        }
+                        Err(e) => {
+                            self.options.tables = None;
+                            Err(format!("SyzygyPath not used: {e}"))
+                        }
+                    }
+                }
+                .map(|()| self.apply_tablebases())
+            }
+            "syzygyprobedepth" => clamp_option(name, value, 1, 100).map(|v| {
+                self.options.tb_probe_depth = v as i32;
+                self.apply_tablebases();
+            }),
+            "syzygyprobelimit" => clamp_option(name, value, 0, 7).map(|v| {
+                self.options.tb_probe_limit = v as usize;
+                self.apply_tablebases();
+            }),
+            "syzygy50moverule" => check_option("Syzygy50MoveRule", value).map(|on| {
+                self.options.tb_rule50 = on;
+                self.apply_tablebases();
+            }),
             "bookfile" => {
                 let path = value.unwrap_or("").trim();
                 if path.is_empty() || path == "<empty>" {
@@ -429,6 +493,23 @@ impl Engine {
         };
         if let Err(e) = result {
             send(&format!("info string {e}"));
+        }
+    }
+
+    /// Hands the tablebase options to the searcher.
+    fn apply_tablebases(&mut self) {
+        let config = self
+            .options
+            .tables
+            .as_ref()
+            .map(|tables| crate::search::TablebaseConfig {
+                tables: Arc::clone(tables),
+                probe_depth: self.options.tb_probe_depth,
+                probe_limit: self.options.tb_probe_limit,
+                rule50: self.options.tb_rule50,
+            });
+        if let Ok(mut s) = self.searcher.lock() {
+            s.tablebases = config;
         }
     }
 
@@ -507,7 +588,11 @@ impl Engine {
                     uci(*mv)
                 )),
             });
+            let tables = s.tablebases.as_ref().map(|c| Arc::clone(&c.tables));
             drop(s);
+            for problem in tables.map(|t| t.take_problems()).unwrap_or_default() {
+                send(&format!("info string {problem}"));
+            }
             if result.best.is_none() {
                 let score = if result.checkmated { "mate 0" } else { "cp 0" };
                 send(&format!("info depth 0 score {score}"));
@@ -602,6 +687,7 @@ mod tests {
             nps: 50_000,
             time_ms: 20,
             hashfull: 3,
+            tbhits: 0,
             pv,
         }
     }
@@ -620,7 +706,7 @@ mod tests {
             LineStyle::default(),
         );
         assert!(
-            line.ends_with(" upperbound nodes 1000 nps 50000 hashfull 3 time 20"),
+            line.ends_with(" upperbound nodes 1000 nps 50000 hashfull 3 tbhits 0 time 20"),
             "{line}"
         );
         assert!(!line.contains(" pv"), "{line}");
