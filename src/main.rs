@@ -30,6 +30,9 @@ enum Command {
         /// Bot time per move in milliseconds.
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
         movetime: Option<u64>,
+        /// Bot plays like a player of this rating (1300-2800, the scale of UCI_Elo).
+        #[arg(long, conflicts_with_all = ["depth", "movetime"], value_parser = clap::value_parser!(u32).range(1300..=2800))]
+        elo: Option<u32>,
         /// Start position.
         #[arg(long)]
         fen: Option<String>,
@@ -636,6 +639,7 @@ fn main() -> ExitCode {
             side,
             depth,
             movetime,
+            elo,
             fen,
             chess960,
             ascii,
@@ -666,7 +670,8 @@ fn main() -> ExitCode {
             });
             let strength = depth
                 .map(Strength::Depth)
-                .or(movetime.map(Strength::Movetime));
+                .or(movetime.map(Strength::Movetime))
+                .or(elo.map(Strength::Elo));
             let opts = fianchetto::tui::PlayOptions {
                 human,
                 strength,

@@ -351,3 +351,28 @@ fn kill_9_loses_nothing_and_resume_continues() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("Ke3"));
 }
+
+#[test]
+fn a_rating_from_the_strength_menu_sets_a_human_like_bot() {
+    let dir = temp_dir("elo");
+    let data = dir.join("data");
+    let mut p = start_with_data(&dir, &data, &["play"]);
+    p.exp_string("Choose [1-3]").unwrap();
+    p.send_line("2").unwrap();
+    p.exp_string("or a rating from 1300 to 2800").unwrap();
+    // Out of range: explained, asked again.
+    p.send_line("900").unwrap();
+    p.exp_string("is not a choice").unwrap();
+    p.send_line("1500").unwrap();
+    p.exp_string("Fianchetto plays").unwrap();
+    p.exp_string("Black to move>").unwrap();
+    p.send_line("quit").unwrap();
+    finish(&mut p);
+    let auto = pgn_files(&data.join("fianchetto"));
+    assert_eq!(auto.len(), 1);
+    assert!(
+        auto[0].contains("[FianchettoStrength \"elo 1500\"]"),
+        "{}",
+        auto[0]
+    );
+}

@@ -740,3 +740,45 @@ fn syzygy_options_refuse_bad_paths_and_survive_broken_tables() {
     e.quit();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn uci_elo_limits_strength_and_refuses_out_of_range_ratings() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect("uciok", 10 * SEC);
+    for option in [
+        "UCI_LimitStrength type check default false",
+        "UCI_Elo type spin default 2800 min 1300 max 2800",
+    ] {
+        assert!(
+            e.seen.iter().any(|l| l == &format!("option name {option}")),
+            "{option}"
+        );
+    }
+    e.send("setoption name UCI_Elo value 100");
+    let (clamped, _) = e.expect("info string UCI_Elo", 5 * SEC);
+    assert!(clamped.contains("out of range, using 1300"), "{clamped}");
+    e.send("setoption name UCI_Elo value many");
+    e.expect("info string option UCI_Elo needs a number", 5 * SEC);
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("position startpos");
+    // At 1300 the search stops at its small node budget even when given all the time.
+    e.send("go wtime 600000 btime 600000");
+    let (best, _) = e.expect("bestmove", 20 * SEC);
+    let last = e
+        .seen
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .cloned()
+        .unwrap_or_default();
+    let nodes: u64 = last
+        .split_whitespace()
+        .skip_while(|w| *w != "nodes")
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(u64::MAX);
+    assert!(nodes < 10_000, "{last}");
+    assert!(best.starts_with("bestmove "), "{best}");
+    e.quit();
+}

@@ -44,8 +44,9 @@ pub struct Limits {
     pub mate: Option<u32>,
     /// Only consider these root moves (empty: all).
     pub searchmoves: Vec<Move>,
-    /// Play at this `skill` level (0..`skill::MAX_LEVEL`; `None` or the top level: full strength).
-    pub skill: Option<u8>,
+    /// Play at this `skill` level (`skill::MIN_LEVEL`..`skill::MAX_LEVEL`, fractions allowed;
+    /// `None` or the top level: full strength).
+    pub skill: Option<f64>,
     /// Random bits for a weakened search's choice (any number; the clock will do).
     pub random: u64,
     /// How many principal variations to report (1 = normal play).
@@ -282,7 +283,7 @@ impl Searcher {
         limits: &Limits,
         report: &mut dyn FnMut(&Report),
     ) -> SearchResult {
-        match limits.skill.filter(|&l| l < skill::MAX_LEVEL) {
+        match limits.skill.filter(|&l| l < f64::from(skill::MAX_LEVEL)) {
             Some(level) => {
                 let weakened = skill::limits(limits, level);
                 let mut result = root::run(self, game, &weakened, report);

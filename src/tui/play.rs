@@ -3,7 +3,7 @@
 use super::render::{screen, Style};
 use crate::chess::{Board, Color, Game, Move, Outcome};
 use crate::eval::evaluate;
-use crate::search::{Limits, Report, Searcher};
+use crate::search::{skill, Limits, Report, Searcher};
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -36,7 +36,13 @@ pub enum Strength {
     Depth(u32),
     /// Fixed time per move, milliseconds.
     Movetime(u64),
+    /// A human-like player of this rating (UCI_Elo's scale, `skill::ELO_MIN..=ELO_MAX`).
+    Elo(u32),
 }
+
+/// Thinking time a move at an Elo level may take at most: about what a move gets at 5+0.05,
+/// the time control the levels were measured at.
+const ELO_MOVETIME_MS: u64 = 200;
 
 /// What the command line chose; `None` fields are asked in menus.
 #[derive(Clone, Debug, Default)]
@@ -88,6 +94,7 @@ impl Strength {
         match self {
             Strength::Depth(d) => format!("depth {d}"),
             Strength::Movetime(ms) => format!("movetime {ms}"),
+            Strength::Elo(elo) => format!("elo {elo}"),
         }
     }
 
@@ -104,6 +111,11 @@ impl Strength {
                 .ok()
                 .filter(|ms| (1..=3_600_000).contains(ms))
                 .map(Strength::Movetime),
+            "elo" => n
+                .parse()
+                .ok()
+                .filter(|e| (skill::ELO_MIN..=skill::ELO_MAX).contains(e))
+                .map(Strength::Elo),
             _ => None,
         }
     }
@@ -302,6 +314,11 @@ impl Session {
         match self.strength {
             Strength::Depth(d) => l.depth = Some(d),
             Strength::Movetime(ms) => l.movetime = Some(ms),
+            Strength::Elo(elo) => {
+                l.movetime = Some(ELO_MOVETIME_MS);
+                l.skill = Some(skill::level_for_elo(elo));
+                l.random = crate::tools::clock_random();
+            }
         }
         l
     }
@@ -537,9 +554,20 @@ fn choose_side<R: BufRead>(input: &mut Input<R>) -> Option<Human> {
 }
 
 fn choose_strength<R: BufRead>(input: &mut Input<R>) -> Option<Strength> {
-    println!("Bot strength:\n  1-6. search depth 1 to 6\n  7. 0.1 s per move\n  8. 1 s per move\n  9. 10 s per move");
+    println!(
+        "Bot strength:\n  1-6. search depth 1 to 6\n  7. 0.1 s per move\n  8. 1 s per move\n  9. 10 s per move\n  \
+         or a rating from {} to {} (e.g. 1500): plays like a player of that strength",
+        skill::ELO_MIN,
+        skill::ELO_MAX
+    );
     loop {
-        match input.line("Choose [1-9] (default 4): ")?.as_str() {
+        let answer = input.line("Choose [1-9 or a rating] (default 4): ")?;
+        if let Ok(elo) = answer.parse::<u32>() {
+            if (skill::ELO_MIN..=skill::ELO_MAX).contains(&elo) {
+                return Some(Strength::Elo(elo));
+            }
+        }
+        match answer.as_str() {
             "" => return Some(Strength::Depth(4)),
             d @ ("1" | "2" | "3" | "4" | "5" | "6") => {
                 return Some(Strength::Depth(d.parse().unwrap_or(4)))
@@ -547,7 +575,11 @@ fn choose_strength<R: BufRead>(input: &mut Input<R>) -> Option<Strength> {
             "7" => return Some(Strength::Movetime(100)),
             "8" => return Some(Strength::Movetime(1000)),
             "9" => return Some(Strength::Movetime(10_000)),
-            other => println!("{other:?} is not a choice; type a number from 1 to 9."),
+            other => println!(
+                "{other:?} is not a choice; type a number from 1 to 9, or a rating from {} to {}.",
+                skill::ELO_MIN,
+                skill::ELO_MAX
+            ),
         }
     }
 }

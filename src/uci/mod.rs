@@ -96,6 +96,10 @@ struct Options {
     book_best: bool,
     /// `Skill Level`: 0..=20, 20 being full strength.
     skill: u8,
+    /// `UCI_LimitStrength`: play at `elo` (overrides `skill`).
+    limit_strength: bool,
+    /// `UCI_Elo`.
+    elo: u32,
     /// The state of the generator that draws book moves and weakened moves.
     random: u64,
     /// `SyzygyPath`'s tables, if any were found.
@@ -171,6 +175,8 @@ impl Engine {
                 book: None,
                 book_best: false,
                 skill: crate::search::skill::MAX_LEVEL,
+                limit_strength: false,
+                elo: crate::search::skill::ELO_MAX,
                 // Seeded by the clock: games should not all follow the same book line. Odd, so
                 // that the xorshift state is never the zero it cannot leave.
                 random: crate::tools::clock_random() | 1,
@@ -232,6 +238,12 @@ impl Engine {
                 send("option name BookFile type string default <empty>");
                 send("option name BookBestMove type check default false");
                 send("option name Skill Level type spin default 20 min 0 max 20");
+                send("option name UCI_LimitStrength type check default false");
+                send(&format!(
+                    "option name UCI_Elo type spin default {max} min {min} max {max}",
+                    min = crate::search::skill::ELO_MIN,
+                    max = crate::search::skill::ELO_MAX
+                ));
                 send("option name SyzygyPath type string default <empty>");
                 send("option name SyzygyProbeDepth type spin default 1 min 1 max 100");
                 send("option name SyzygyProbeLimit type spin default 7 min 0 max 7");
@@ -408,6 +420,14 @@ impl Engine {
                     s.set_net(on.then(|| self.options.net.clone()));
                 }
             }),
+            "uci_limitstrength" => {
+                check_option("UCI_LimitStrength", value).map(|on| self.options.limit_strength = on)
+            }
+            "uci_elo" => {
+                use crate::search::skill::{ELO_MAX, ELO_MIN};
+                clamp_option(name, value, i64::from(ELO_MIN), i64::from(ELO_MAX))
+                    .map(|v| self.options.elo = v as u32)
+            }
             "skill level" => {
                 let max = i64::from(crate::search::skill::MAX_LEVEL);
                 clamp_option(name, value, 0, max).map(|v| self.options.skill = v as u8)
@@ -557,8 +577,11 @@ impl Engine {
         }
         let game = self.game.clone();
         let mut limits: Limits = args.limits(game.board(), self.options.multipv);
-        if self.options.skill < crate::search::skill::MAX_LEVEL {
-            limits.skill = Some(self.options.skill);
+        if self.options.limit_strength {
+            limits.skill = Some(crate::search::skill::level_for_elo(self.options.elo));
+            limits.random = next_random(&mut self.options.random);
+        } else if self.options.skill < crate::search::skill::MAX_LEVEL {
+            limits.skill = Some(f64::from(self.options.skill));
             limits.random = next_random(&mut self.options.random);
         }
         let wait_for_stop = limits.infinite || args.ponder;
