@@ -12,3 +12,4 @@ pub mod syzygy;
 pub mod tools;
 pub mod tui;
 pub mod uci;
+pub mod web;

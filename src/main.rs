@@ -106,6 +106,18 @@ enum Command {
         #[arg(long)]
         fen: Option<String>,
     },
+    /// Play and analyse in a browser: serves a local web page (http://127.0.0.1:8080/ by default).
+    Serve {
+        /// Address to listen on; the default keeps the page on this machine.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        /// Port (0: any free one).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Open the page in the default browser.
+        #[arg(long)]
+        open: bool,
+    },
     /// Probe Syzygy tablebases: prints `FEN | wdl | dtz` for each position (`--fen`, or one FEN
     /// a line on standard input); `-` where the tables have no answer.
     Syzygy {
@@ -406,6 +418,12 @@ fn main() -> ExitCode {
             };
             print!("{}", tools::book::listing(&book, &board));
             ExitCode::SUCCESS
+        }
+        Some(Command::Serve { host, port, open }) => {
+            match fianchetto::web::serve(&host, port, open) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => fail(&e),
+            }
         }
         Some(Command::Syzygy { path, fen }) => tools::syzygy::run(&path, fen.as_deref()),
         Some(Command::Epd {

@@ -1,0 +1,553 @@
+// Fianchetto's page: play against the engine and analyse games. The rules live on the
+// server: every position comes with its legal moves, and every move is sent there.
+"use strict";
+
+const GLYPHS = { k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
+const FILES = "abcdefgh";
+const $ = (id) => document.getElementById(id);
+
+async function api(path, body) {
+  const opts = body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  };
+  const res = await fetch(path, opts);
+  const data = await res.json().catch(() => ({ error: res.statusText }));
+  if (!res.ok) throw new Error(data.error || res.statusText);
+  return data;
+}
+
+// ---------------------------------------------------------------- the board
+
+const board = {
+  fen: "", legal: [], orientation: "white", selected: null, last: null, check: false, turn: "white",
+  // Called with a UCI move when the user makes one; null while moves are not taken.
+  onMove: null,
+  // Which colour may move pieces ("white", "black", "both" or null).
+  movable: null,
+};
+
+function pieceAt(fen, square) {
+  const rows = fen.split(" ")[0].split("/");
+  const file = FILES.indexOf(square[0]);
+  const rank = Number(square[1]);
+  let col = 0;
+  for (const ch of rows[8 - rank]) {
+    if (/\d/.test(ch)) { col += Number(ch); continue; }
+    if (col === file) return ch;
+    col += 1;
+  }
+  return null;
+}
+
+function squares() {
+  const out = [];
+  for (let r = 0; r < 8; r++) {
+    for (let f = 0; f < 8; f++) {
+      const file = board.orientation === "white" ? f : 7 - f;
+      const rank = board.orientation === "white" ? 8 - r : r + 1;
+      out.push(FILES[file] + rank);
+    }
+  }
+  return out;
+}
+
+function kingSquare(color) {
+  const target = color === "white" ? "K" : "k";
+  for (const sq of squares()) if (pieceAt(board.fen, sq) === target) return sq;
+  return null;
+}
+
+function drawBoard() {
+  const el = $("board");
+  el.textContent = "";
+  const targets = new Set(board.legal.filter((m) => m.from === board.selected).map((m) => m.to));
+  const checked = board.check ? kingSquare(board.turn) : null;
+  squares().forEach((sq, i) => {
+    const div = document.createElement("div");
+    const light = (FILES.indexOf(sq[0]) + Number(sq[1])) % 2 === 1;
+    div.className = "sq " + (light ? "light" : "dark");
+    div.dataset.square = sq;
+    div.setAttribute("role", "gridcell");
+    if (board.last && (board.last.from === sq || board.last.to === sq)) div.classList.add("last");
+    if (board.selected === sq) div.classList.add("selected");
+    if (targets.has(sq)) div.classList.add("target");
+    if (checked === sq) div.classList.add("check");
+    const p = pieceAt(board.fen, sq);
+    if (p) {
+      div.classList.add("occupied");
+      const span = document.createElement("span");
+      span.className = "piece " + (p === p.toUpperCase() ? "w" : "b");
+      span.textContent = GLYPHS[p.toLowerCase()];
+      span.draggable = true;
+      div.appendChild(span);
+    }
+    if (i % 8 === 0) addCoord(div, "rank", sq[1]);
+    if (i >= 56) addCoord(div, "file", sq[0]);
+    el.appendChild(div);
+  });
+}
+
+function addCoord(div, kind, text) {
+  const c = document.createElement("span");
+  c.className = "coord " + kind;
+  c.textContent = text;
+  div.appendChild(c);
+}
+
+function mayMove(square) {
+  if (!board.onMove || !board.movable) return false;
+  const p = pieceAt(board.fen, square);
+  if (!p) return false;
+  const color = p === p.toUpperCase() ? "white" : "black";
+  return color === board.turn && (board.movable === "both" || board.movable === color);
+}
+
+function tryMove(from, to) {
+  const moves = board.legal.filter((m) => m.from === from && m.to === to);
+  board.selected = null;
+  if (moves.length === 0) { drawBoard(); return false; }
+  if (moves.length > 1 || moves[0].promotion) {
+    choosePromotion((piece) => {
+      const m = moves.find((x) => x.promotion === piece) || moves[0];
+      board.onMove(m.uci);
+    });
+    drawBoard();
+    return true;
+  }
+  board.onMove(moves[0].uci);
+  return true;
+}
+
+function choosePromotion(done) {
+  const box = $("promotion");
+  box.hidden = false;
+  box.onclick = (e) => {
+    const piece = e.target.closest("button")?.dataset.piece;
+    if (!piece) return;
+    box.hidden = true;
+    done(piece);
+  };
+}
+
+function clickSquare(sq) {
+  if (board.selected && board.selected !== sq && board.legal.some((m) => m.from === board.selected && m.to === sq)) {
+    tryMove(board.selected, sq);
+    return;
+  }
+  board.selected = mayMove(sq) && board.selected !== sq ? sq : null;
+  drawBoard();
+}
+
+$("board").addEventListener("click", (e) => {
+  const sq = e.target.closest(".sq")?.dataset.square;
+  if (sq) clickSquare(sq);
+});
+$("board").addEventListener("dragstart", (e) => {
+  const sq = e.target.closest(".sq")?.dataset.square;
+  if (!sq || !mayMove(sq)) { e.preventDefault(); return; }
+  board.selected = sq;
+  e.dataTransfer.setData("text/plain", sq);
+});
+$("board").addEventListener("dragover", (e) => e.preventDefault());
+$("board").addEventListener("drop", (e) => {
+  e.preventDefault();
+  const to = e.target.closest(".sq")?.dataset.square;
+  const from = e.dataTransfer.getData("text/plain");
+  if (from && to && from !== to) tryMove(from, to);
+  else drawBoard();
+});
+
+function setPosition(view, last) {
+  board.fen = view.fen;
+  board.legal = view.legal || [];
+  board.turn = view.turn;
+  board.check = view.check;
+  board.last = last || null;
+  board.selected = null;
+  drawBoard();
+}
+
+function moveSquares(uci) {
+  return uci ? { from: uci.slice(0, 2), to: uci.slice(2, 4) } : null;
+}
+
+// ---------------------------------------------------------------- play
+
+const play = { id: null, human: "white", over: true, clocks: null, timer: null, thinking: false, epoch: 0 };
+
+function fillStrength() {
+  const sel = $("strength");
+  for (let elo = 1300; elo <= 2800; elo += 100) {
+    const o = document.createElement("option");
+    o.value = String(elo);
+    o.textContent = `${elo} Elo`;
+    if (elo === 1600) o.selected = true;
+    sel.appendChild(o);
+  }
+  const full = document.createElement("option");
+  full.value = "full";
+  full.textContent = "Full strength";
+  sel.appendChild(full);
+}
+
+function formatClock(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function drawClocks() {
+  const top = board.orientation === "white" ? "black" : "white";
+  const bottom = top === "white" ? "black" : "white";
+  for (const [id, color] of [["clock-top", top], ["clock-bottom", bottom]]) {
+    const el = $(id);
+    if (!play.clocks) { el.textContent = ""; el.classList.remove("running"); continue; }
+    el.textContent = `${color === play.human ? "You" : "Fianchetto"} ${formatClock(play.clocks[color])}`;
+    el.classList.toggle("running", !play.over && board.turn === color);
+  }
+}
+
+function tick() {
+  if (!play.clocks || play.over) return;
+  const now = performance.now();
+  play.clocks[board.turn] -= now - play.clocks.since;
+  play.clocks.since = now;
+  if (play.clocks[board.turn] <= 0) {
+    play.clocks[board.turn] = 0;
+    const loser = board.turn;
+    endGame(`${loser === "white" ? "White" : "Black"} loses on time (${loser === "white" ? "0-1" : "1-0"})`);
+  }
+  drawClocks();
+}
+
+function switchClock(mover) {
+  if (!play.clocks) return;
+  tick();
+  play.clocks[mover] += play.clocks.inc;
+  play.clocks.since = performance.now();
+}
+
+function endGame(text) {
+  play.over = true;
+  board.movable = null;
+  $("status").textContent = `Game over: ${text}`;
+  drawClocks();
+}
+
+function showGame(view, lastUci) {
+  setPosition(view, moveSquares(lastUci));
+  const list = $("play-moves");
+  list.textContent = "";
+  for (let i = 0; i < view.moves.length; i += 2) {
+    const li = document.createElement("li");
+    li.textContent = view.moves.slice(i, i + 2).join("  ");
+    list.appendChild(li);
+  }
+  list.scrollTop = list.scrollHeight;
+  $("download").href = `/api/games/${view.id}/pgn`;
+  if (view.status) endGame(view.status);
+  else if (!play.over) $("status").textContent = view.turn === play.human ? "Your move" : "Fianchetto is thinking…";
+  drawClocks();
+}
+
+async function newGame() {
+  play.epoch += 1;
+  const side = $("side").value;
+  play.human = side === "random" ? (Math.random() < 0.5 ? "white" : "black") : side;
+  const tc = $("tc").value;
+  if (tc) {
+    const [base, inc] = tc.split("+").map(Number);
+    play.clocks = { white: base * 1000, black: base * 1000, inc: inc * 1000, since: performance.now() };
+  } else {
+    play.clocks = null;
+  }
+  play.over = false;
+  board.orientation = play.human;
+  const view = await api("/api/games", {});
+  play.id = view.id;
+  board.movable = play.human;
+  board.onMove = humanMove;
+  showGame(view, null);
+  if (view.turn !== play.human) await botMove();
+}
+
+function botLimits() {
+  const strength = $("strength").value;
+  if (strength !== "full") return { elo: Number(strength) };
+  if (!play.clocks) return { movetime: 1000 };
+  const left = play.clocks[board.turn];
+  return { movetime: Math.max(50, Math.min(10000, left / 30 + play.clocks.inc * 0.8)) };
+}
+
+async function humanMove(uci) {
+  if (play.over || play.thinking) return;
+  try {
+    const view = await api(`/api/games/${play.id}/move`, { move: uci });
+    switchClock(play.human);
+    showGame(view, uci);
+    if (!play.over) await botMove();
+  } catch (e) {
+    $("status").textContent = e.message;
+    drawBoard();
+  }
+}
+
+async function botMove() {
+  const epoch = play.epoch;
+  play.thinking = true;
+  board.movable = null;
+  $("status").textContent = "Fianchetto is thinking…";
+  try {
+    const view = await api(`/api/games/${play.id}/bot`, botLimits());
+    if (epoch !== play.epoch || play.over) return;
+    switchClock(play.human === "white" ? "black" : "white");
+    board.movable = play.human;
+    showGame(view, view.bot.uci);
+  } catch (e) {
+    if (epoch === play.epoch) $("status").textContent = `Engine: ${e.message}`;
+  } finally {
+    if (epoch === play.epoch) play.thinking = false;
+  }
+}
+
+async function takeBack() {
+  if (!play.id || play.thinking) return;
+  // Back to the human's turn: one ply after a finished game on their move, else two.
+  const plies = board.turn === play.human ? 2 : 1;
+  try {
+    const view = await api(`/api/games/${play.id}/undo`, { plies });
+    play.over = false;
+    board.movable = play.human;
+    showGame(view, view.uci_moves[view.uci_moves.length - 1]);
+  } catch (e) {
+    $("status").textContent = e.message;
+  }
+}
+
+// ---------------------------------------------------------------- analyse
+
+const ana = { fens: [], moves: [], uci: [], ply: 0, report: null, source: null, lines: [] };
+
+function showPly(ply) {
+  ana.ply = Math.max(0, Math.min(ply, ana.fens.length - 1));
+  const fen = ana.fens[ana.ply];
+  if (!fen) return;
+  api("/api/position", { fen }).then((view) => {
+    setPosition(view, moveSquares(ana.uci[ana.ply - 1]));
+    $("status").textContent = view.status ? `Game over: ${view.status}` : "";
+  }).catch((e) => { $("status").textContent = e.message; });
+  document.querySelectorAll("#analyse-moves .move").forEach((el) => {
+    el.classList.toggle("current", Number(el.dataset.ply) === ana.ply);
+  });
+  drawGraph();
+  restartEngine();
+}
+
+function drawMoveList() {
+  const list = $("analyse-moves");
+  list.textContent = "";
+  let li = null;
+  ana.moves.forEach((san, i) => {
+    const whiteMove = (ana.fens[i] || "").split(" ")[1] !== "b";
+    if (whiteMove || !li) {
+      li = document.createElement("li");
+      list.appendChild(li);
+      if (!whiteMove) li.appendChild(document.createTextNode("… "));
+    }
+    const span = document.createElement("span");
+    span.className = "move";
+    span.dataset.ply = String(i + 1);
+    span.textContent = san;
+    const judged = ana.report && ana.report.moves[i] && ana.report.moves[i].judgement;
+    if (judged) span.classList.add(judged);
+    li.appendChild(span);
+    li.appendChild(document.createTextNode(" "));
+  });
+}
+
+$("analyse-moves").addEventListener("click", (e) => {
+  const ply = e.target.closest(".move")?.dataset.ply;
+  if (ply) showPly(Number(ply));
+});
+
+async function loadPgn(analyse) {
+  const text = $("pgn-input").value;
+  $("status").textContent = analyse ? "Analysing the game…" : "";
+  try {
+    const data = await api(analyse ? "/api/analyse-pgn" : "/api/pgn", { pgn: text });
+    ana.fens = data.fens;
+    ana.moves = data.moves;
+    ana.uci = data.uci_moves;
+    ana.report = data.report || null;
+    drawMoveList();
+    drawSummary();
+    showPly(analyse ? 0 : ana.fens.length - 1);
+    if (analyse) $("status").textContent = "Analysis done";
+  } catch (e) {
+    $("status").textContent = e.message;
+  }
+}
+
+function drawSummary() {
+  const el = $("summary");
+  el.textContent = "";
+  if (!ana.report) return;
+  for (const side of ["white", "black"]) {
+    const p = ana.report[side];
+    const div = document.createElement("div");
+    const acc = p.accuracy == null ? "–" : `${p.accuracy.toFixed(1)}%`;
+    div.textContent = `${side === "white" ? "White" : "Black"} ${p.name || ""}: accuracy ${acc}, ` +
+      `${p.inaccuracies} inaccuracies, ${p.mistakes} mistakes, ${p.blunders} blunders`;
+    el.appendChild(div);
+  }
+}
+
+// White's winning chances in [-1, 1] from a White-view centipawn score, as lichess draws them.
+function chances(cp) {
+  return 2 / (1 + Math.exp(-0.00368208 * cp)) - 1;
+}
+
+function drawGraph() {
+  const el = $("graph");
+  el.textContent = "";
+  if (!ana.report) return;
+  const cps = [ana.report.moves[0] ? ana.report.moves[0].cp_before : 0];
+  ana.report.moves.forEach((m) => cps.push(m.cp_after));
+  const w = 600, h = 120, n = Math.max(1, cps.length - 1);
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  svg.setAttribute("preserveAspectRatio", "none");
+  const points = cps.map((cp, i) => `${(i / n) * w},${h / 2 - chances(cp ?? 0) * (h / 2 - 2)}`);
+  const area = document.createElementNS(ns, "polygon");
+  area.setAttribute("points", `0,${h} ${points.join(" ")} ${w},${h}`);
+  area.setAttribute("fill", "#ddd");
+  svg.appendChild(area);
+  const mid = document.createElementNS(ns, "line");
+  mid.setAttribute("x1", "0"); mid.setAttribute("x2", String(w));
+  mid.setAttribute("y1", String(h / 2)); mid.setAttribute("y2", String(h / 2));
+  mid.setAttribute("stroke", "#888");
+  svg.appendChild(mid);
+  const cursor = document.createElementNS(ns, "line");
+  const x = (ana.ply / n) * w;
+  cursor.setAttribute("x1", String(x)); cursor.setAttribute("x2", String(x));
+  cursor.setAttribute("y1", "0"); cursor.setAttribute("y2", String(h));
+  cursor.setAttribute("stroke", "#6a9f58"); cursor.setAttribute("stroke-width", "2");
+  svg.appendChild(cursor);
+  ana.report.moves.forEach((m, i) => {
+    if (!m.judgement) return;
+    const dot = document.createElementNS(ns, "circle");
+    const [px, py] = points[i + 1].split(",").map(Number);
+    dot.setAttribute("cx", String(px)); dot.setAttribute("cy", String(py)); dot.setAttribute("r", "4");
+    dot.setAttribute("fill", { inaccuracy: "#56b4e9", mistake: "#e69f00", blunder: "#df5353" }[m.judgement]);
+    svg.appendChild(dot);
+  });
+  svg.addEventListener("click", (e) => {
+    const rect = svg.getBoundingClientRect();
+    showPly(Math.round(((e.clientX - rect.left) / rect.width) * n));
+  });
+  el.appendChild(svg);
+}
+
+function restartEngine() {
+  if (ana.source) { ana.source.close(); ana.source = null; }
+  $("engine-lines").textContent = "";
+  const fen = ana.fens[ana.ply];
+  if (!$("engine-on").checked || !fen || $("analyse-panel").hidden) { $("evalbar").hidden = true; return; }
+  $("evalbar").hidden = false;
+  ana.lines = [];
+  const url = `/api/analysis?fen=${encodeURIComponent(fen)}&multipv=3&movetime=30000`;
+  const source = new EventSource(url);
+  ana.source = source;
+  source.addEventListener("info", (e) => {
+    const line = JSON.parse(e.data);
+    ana.lines[line.multipv - 1] = line;
+    drawEngineLines();
+  });
+  source.addEventListener("done", () => { source.close(); });
+  source.onerror = () => { source.close(); };
+}
+
+function scoreText(line) {
+  if (line.mate != null) return `#${line.mate}`;
+  const p = (line.cp / 100).toFixed(2);
+  return line.cp > 0 ? `+${p}` : p;
+}
+
+function drawEngineLines() {
+  const el = $("engine-lines");
+  el.textContent = "";
+  ana.lines.forEach((line) => {
+    if (!line) return;
+    const div = document.createElement("div");
+    div.textContent = `${scoreText(line)}  d${line.depth}  ${(line.nps / 1000).toFixed(0)} kn/s  ${line.pv.slice(0, 10).join(" ")}`;
+    el.appendChild(div);
+  });
+  const best = ana.lines[0];
+  if (best) {
+    const c = best.mate != null ? Math.sign(best.mate) : chances(best.cp);
+    const white = board.orientation === "white" ? (c + 1) / 2 : (1 - c) / 2;
+    $("evalbar-fill").style.height = `${white * 100}%`;
+    $("evalbar-text").textContent = scoreText(best);
+  }
+}
+
+$("pgn-file").addEventListener("change", async (e) => {
+  const file = e.target.files[0];
+  if (!file) return;
+  $("pgn-input").value = await file.text();
+  loadPgn(false);
+});
+
+document.addEventListener("keydown", (e) => {
+  if ($("analyse-panel").hidden || e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT") return;
+  const moves = { ArrowLeft: ana.ply - 1, ArrowRight: ana.ply + 1, Home: 0, End: ana.fens.length - 1 };
+  if (e.key in moves) { e.preventDefault(); showPly(moves[e.key]); }
+});
+
+// ---------------------------------------------------------------- tabs and start
+
+function showTab(name) {
+  $("tab-play").classList.toggle("active", name === "play");
+  $("tab-analyse").classList.toggle("active", name === "analyse");
+  $("play-panel").hidden = name !== "play";
+  $("analyse-panel").hidden = name !== "analyse";
+  $("status").textContent = "";
+  if (name === "analyse") {
+    board.onMove = null;
+    board.movable = null;
+    if (ana.fens.length === 0) {
+      ana.fens = [board.fen || "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"];
+    }
+    showPly(ana.ply);
+    drawClocks();
+    $("clock-top").textContent = "";
+    $("clock-bottom").textContent = "";
+  } else {
+    restartEngine();
+    board.orientation = play.human;
+    if (play.id) api(`/api/games/${play.id}`).then((v) => {
+      board.onMove = humanMove;
+      board.movable = play.over ? null : play.human;
+      showGame(v, v.uci_moves[v.uci_moves.length - 1]);
+    }).catch((e) => { $("status").textContent = e.message; });
+  }
+}
+
+$("tab-play").addEventListener("click", () => showTab("play"));
+$("tab-analyse").addEventListener("click", () => showTab("analyse"));
+$("new-game").addEventListener("click", () => newGame().catch((e) => { $("status").textContent = e.message; }));
+$("takeback").addEventListener("click", takeBack);
+const flip = () => { board.orientation = board.orientation === "white" ? "black" : "white"; drawBoard(); drawClocks(); };
+$("flip").addEventListener("click", flip);
+$("flip2").addEventListener("click", flip);
+$("load-pgn").addEventListener("click", () => loadPgn(false));
+$("analyse-game").addEventListener("click", () => loadPgn(true));
+$("engine-on").addEventListener("change", restartEngine);
+$("nav-first").addEventListener("click", () => showPly(0));
+$("nav-prev").addEventListener("click", () => showPly(ana.ply - 1));
+$("nav-next").addEventListener("click", () => showPly(ana.ply + 1));
+$("nav-last").addEventListener("click", () => showPly(ana.fens.length - 1));
+
+fillStrength();
+setInterval(tick, 200);
+newGame().catch((e) => { $("status").textContent = e.message; });
