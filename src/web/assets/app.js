@@ -196,6 +196,13 @@ function formatClock(ms) {
 }
 
 function drawClocks() {
+  if ($("play-panel").hidden) {
+    for (const id of ["clock-top", "clock-bottom"]) {
+      $(id).textContent = "";
+      $(id).classList.remove("running");
+    }
+    return;
+  }
   const top = board.orientation === "white" ? "black" : "white";
   const bottom = top === "white" ? "black" : "white";
   for (const [id, color] of [["clock-top", top], ["clock-bottom", bottom]]) {
@@ -262,7 +269,8 @@ async function newGame() {
   }
   play.over = false;
   board.orientation = play.human;
-  const view = await api("/api/games", {});
+  const fen = $("start-fen").value.trim();
+  const view = await api("/api/games", fen ? { fen } : {});
   play.id = view.id;
   board.movable = play.human;
   board.onMove = humanMove;
@@ -325,14 +333,18 @@ async function takeBack() {
 
 // ---------------------------------------------------------------- analyse
 
-const ana = { fens: [], moves: [], uci: [], ply: 0, report: null, source: null, lines: [] };
+const ana = { fens: [], moves: [], uci: [], ply: 0, report: null, source: null, lines: [], seq: 0 };
 
 function showPly(ply) {
   ana.ply = Math.max(0, Math.min(ply, ana.fens.length - 1));
   const fen = ana.fens[ana.ply];
   if (!fen) return;
+  // Keys may step faster than the server answers: only the latest answer is shown.
+  const seq = ++ana.seq;
+  const at = ana.ply;
   api("/api/position", { fen }).then((view) => {
-    setPosition(view, moveSquares(ana.uci[ana.ply - 1]));
+    if (seq !== ana.seq) return;
+    setPosition(view, moveSquares(ana.uci[at - 1]));
     $("status").textContent = view.status ? `Game over: ${view.status}` : "";
   }).catch((e) => { $("status").textContent = e.message; });
   document.querySelectorAll("#analyse-moves .move").forEach((el) => {
@@ -520,8 +532,6 @@ function showTab(name) {
     }
     showPly(ana.ply);
     drawClocks();
-    $("clock-top").textContent = "";
-    $("clock-bottom").textContent = "";
   } else {
     restartEngine();
     board.orientation = play.human;
