@@ -158,11 +158,10 @@ try {
     await page.uncheck("#engine-on");
   });
 
-  await step("a reload leaves nothing broken", async () => {
+  await step("a reload leaves nothing broken, and a piece moves by dragging", async () => {
     await page.reload();
     await page.waitForFunction(() => document.querySelectorAll("#board .piece").length === 32);
-    await square("g1").click();
-    await square("f3").click();
+    await page.dragAndDrop('#board .sq[data-square="g1"] .piece', '#board .sq[data-square="f3"]');
     await page.waitForFunction(() => document.querySelector("#play-moves").innerText.trim().split(/\s+/).length >= 2);
   });
 
