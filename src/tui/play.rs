@@ -184,7 +184,7 @@ struct Input<R: BufRead> {
 
 impl<R: BufRead> Input<R> {
     fn line(&mut self, prompt: &str) -> Option<String> {
-        print!("{prompt}");
+        out!("{prompt}");
         let _ = std::io::stdout().flush();
         // Read bytes, not a String: a line that is not UTF-8 is an unknown command, not the end.
         let mut buf = Vec::new();
@@ -333,15 +333,15 @@ impl Session {
             if !self.game.moves().is_empty() {
                 let text = game_pgn(&self.game, self.human, self.strength);
                 if let Err(e) = write_atomic(path, &text) {
-                    println!("Could not autosave to {}: {e}", path.display());
+                    outln!("Could not autosave to {}: {e}", path.display());
                 }
             }
         }
     }
 
     fn show(&self) {
-        println!();
-        print!("{}", screen(&self.game, self.last_eval, self.style));
+        outln!();
+        out!("{}", screen(&self.game, self.last_eval, self.style));
         let _ = std::io::stdout().flush();
     }
 
@@ -359,12 +359,12 @@ impl Session {
         let start = Instant::now();
         let side = self.game.board().side_to_move();
         if announce {
-            println!("Fianchetto is thinking...");
+            outln!("Fianchetto is thinking...");
         }
         let r = self.searcher.search(&self.game, &limits, &mut |rep| {
             if let Report::Iteration(info) = rep {
                 if announce && info.time_ms >= 1000 && info.bound.is_none() {
-                    println!(
+                    outln!(
                         "  depth {:>2}  score {}  nodes {}",
                         info.depth, info.score, info.nodes
                     );
@@ -398,13 +398,13 @@ impl Session {
             .as_ref()
             .and_then(|b| b.pick(self.game.board(), false, crate::tools::clock_random()));
         if let Some(m) = from_book {
-            println!("Fianchetto plays {} (book)", self.game.board().san(m));
+            outln!("Fianchetto plays {} (book)", self.game.board().san(m));
             let _ = self.game.push(m);
             self.sync();
             return;
         }
         if let Some((m, text)) = self.think(true) {
-            println!("Fianchetto plays {text}");
+            outln!("Fianchetto plays {text}");
             let _ = self.game.push(m);
             self.sync();
         }
@@ -424,7 +424,7 @@ impl Session {
             }
             other => format!("Game over: {other}."),
         };
-        println!("{msg} ({})", outcome.result());
+        outln!("{msg} ({})", outcome.result());
     }
 
     /// Handles a command; returns Some(true) to keep playing, Some(false) to quit, None if it was not a command.
@@ -434,8 +434,8 @@ impl Session {
             None => (line, ""),
         };
         match word.to_ascii_lowercase().as_str() {
-            "help" | "?" => println!("{HELP}"),
-            "fen" => println!("{}", self.game.board().to_fen()),
+            "help" | "?" => outln!("{HELP}"),
+            "fen" => outln!("{}", self.game.board().to_fen()),
             "setfen" => match Board::from_fen(arg) {
                 Ok(b) => {
                     self.game = Game::new(b);
@@ -443,12 +443,12 @@ impl Session {
                     self.sync();
                     self.show();
                 }
-                Err(e) => println!("Bad FEN: {e}. The game goes on unchanged."),
+                Err(e) => outln!("Bad FEN: {e}. The game goes on unchanged."),
             },
             "legal" => {
                 let b = self.game.board();
                 let sans: Vec<String> = b.legal_moves().iter().map(|&m| b.san(m)).collect();
-                println!("Legal moves ({}): {}", sans.len(), sans.join(" "));
+                outln!("Legal moves ({}): {}", sans.len(), sans.join(" "));
             }
             "reset" => {
                 self.game = Game::default();
@@ -458,7 +458,7 @@ impl Session {
             }
             "undo" => {
                 if self.game.moves().is_empty() {
-                    println!("Nothing to undo.");
+                    outln!("Nothing to undo.");
                 } else {
                     self.game.pop();
                     if !self.human.plays(self.game.board().side_to_move())
@@ -471,8 +471,8 @@ impl Session {
                 }
             }
             "hint" => match self.think(false) {
-                Some((_, text)) => println!("Hint: {text}"),
-                None => println!("There is no legal move."),
+                Some((_, text)) => outln!("Hint: {text}"),
+                None => outln!("There is no legal move."),
             },
             "flip" => {
                 self.style.flipped = !self.style.flipped;
@@ -484,8 +484,8 @@ impl Session {
                 self.strength,
                 (!arg.is_empty()).then_some(arg),
             ) {
-                Ok(p) => println!("Game saved to {p}"),
-                Err(e) => println!("Could not save the game: {e}"),
+                Ok(p) => outln!("Game saved to {p}"),
+                Err(e) => outln!("Could not save the game: {e}"),
             },
             "exit" | "quit" => return Some(false),
             _ => return None,
@@ -535,26 +535,26 @@ impl Session {
                         self.show();
                     }
                 }
-                Err(e) => println!("{e}. Type 'help' for how to enter moves."),
+                Err(e) => outln!("{e}. Type 'help' for how to enter moves."),
             }
         }
     }
 }
 
 fn choose_side<R: BufRead>(input: &mut Input<R>) -> Option<Human> {
-    println!("1. Play as White\n2. Play as Black\n3. Bot vs Bot");
+    outln!("1. Play as White\n2. Play as Black\n3. Bot vs Bot");
     loop {
         match input.line("Choose [1-3]: ")?.as_str() {
             "1" | "" => return Some(Human::White),
             "2" => return Some(Human::Black),
             "3" => return Some(Human::Nobody),
-            other => println!("{other:?} is not a choice; type 1, 2 or 3."),
+            other => outln!("{other:?} is not a choice; type 1, 2 or 3."),
         }
     }
 }
 
 fn choose_strength<R: BufRead>(input: &mut Input<R>) -> Option<Strength> {
-    println!(
+    outln!(
         "Bot strength:\n  1-6. search depth 1 to 6\n  7. 0.1 s per move\n  8. 1 s per move\n  9. 10 s per move\n  \
          or a rating from {} to {} (e.g. 1500): plays like a player of that strength",
         skill::ELO_MIN,
@@ -575,7 +575,7 @@ fn choose_strength<R: BufRead>(input: &mut Input<R>) -> Option<Strength> {
             "7" => return Some(Strength::Movetime(100)),
             "8" => return Some(Strength::Movetime(1000)),
             "9" => return Some(Strength::Movetime(10_000)),
-            other => println!(
+            other => outln!(
                 "{other:?} is not a choice; type a number from 1 to 9, or a rating from {} to {}.",
                 skill::ELO_MIN,
                 skill::ELO_MAX
@@ -637,9 +637,9 @@ pub fn run(opts: PlayOptions) -> Result<(), String> {
     let mut input = Input {
         reader: stdin.lock(),
     };
-    println!("=== Fianchetto ===");
+    outln!("=== Fianchetto ===");
     if let Some(s) = &saved {
-        println!(
+        outln!(
             "Resuming {} ({} moves played).",
             s.path.display(),
             s.game.moves().len()
@@ -674,7 +674,7 @@ pub fn run(opts: PlayOptions) -> Result<(), String> {
         book,
     };
     session.sync();
-    println!("Type 'help' for commands.");
+    outln!("Type 'help' for commands.");
     loop {
         if !session.play(&mut input) {
             save_on_exit(&session.snapshot());
@@ -687,8 +687,8 @@ pub fn run(opts: PlayOptions) -> Result<(), String> {
             }
             Some(a) if a.eq_ignore_ascii_case("y") || a.eq_ignore_ascii_case("yes") => {
                 match save_pgn(&session.game, human, strength, None) {
-                    Ok(p) => println!("Game saved to {p}"),
-                    Err(e) => println!("Could not save the game: {e}"),
+                    Ok(p) => outln!("Game saved to {p}"),
+                    Err(e) => outln!("Could not save the game: {e}"),
                 }
             }
             Some(_) => {}
@@ -702,7 +702,7 @@ pub fn run(opts: PlayOptions) -> Result<(), String> {
                 session.sync();
             }
             _ => {
-                println!("Goodbye.");
+                outln!("Goodbye.");
                 return Ok(());
             }
         }
