@@ -42,7 +42,8 @@ pub fn level_for_elo(elo: u32) -> f64 {
     for w in pairs {
         let ((l0, e0), (l1, e1)) = (w[0], w[1]);
         if elo <= e1 {
-            return (l0 + (elo - e0) / (e1 - e0) * (l1 - l0)).clamp(MIN_LEVEL, f64::from(MAX_LEVEL));
+            return (l0 + (elo - e0) / (e1 - e0) * (l1 - l0))
+                .clamp(MIN_LEVEL, f64::from(MAX_LEVEL));
         }
     }
     f64::from(MAX_LEVEL)

@@ -366,7 +366,9 @@ impl Session {
                 if announce && info.time_ms >= 1000 && info.bound.is_none() {
                     outln!(
                         "  depth {:>2}  score {}  nodes {}",
-                        info.depth, info.score, info.nodes
+                        info.depth,
+                        info.score,
+                        info.nodes
                     );
                 }
             }
