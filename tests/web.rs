@@ -39,6 +39,20 @@ impl App {
         .await
     }
 
+    /// Opens a live analysis of the start position; the response holds its engine while the
+    /// stream (its body) is open.
+    async fn start_analysis(&self, movetime_ms: u64) -> axum::response::Response {
+        let uri = format!(
+            "/api/analysis?fen={}&movetime={movetime_ms}",
+            START.replace(' ', "%20")
+        );
+        self.0
+            .clone()
+            .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+            .await
+            .unwrap()
+    }
+
     async fn post(&self, path: &str, body: Value) -> (StatusCode, Value) {
         let (status, text) = self.post_raw(path, &body.to_string()).await;
         (status, serde_json::from_str(&text).unwrap_or(Value::Null))
@@ -306,19 +320,7 @@ async fn a_flood_of_analyses_is_refused_not_queued() {
     let mut held = Vec::new();
     let mut refused = 0;
     for _ in 0..6 {
-        let res = app
-            .0
-            .clone()
-            .oneshot(
-                Request::get(format!(
-                    "/api/analysis?fen={}&movetime=3000",
-                    START.replace(' ', "%20")
-                ))
-                .body(Body::empty())
-                .unwrap(),
-            )
-            .await
-            .unwrap();
+        let res = app.start_analysis(3000).await;
         if res.status() == StatusCode::TOO_MANY_REQUESTS {
             refused += 1;
         } else {
@@ -335,19 +337,7 @@ async fn a_flood_of_analyses_is_refused_not_queued() {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         let (s, _) = app.post("/api/position", json!({ "fen": START })).await;
         assert_eq!(s, StatusCode::OK);
-        let res = app
-            .0
-            .clone()
-            .oneshot(
-                Request::get(format!(
-                    "/api/analysis?fen={}&movetime=100",
-                    START.replace(' ', "%20")
-                ))
-                .body(Body::empty())
-                .unwrap(),
-            )
-            .await
-            .unwrap();
+        let res = app.start_analysis(100).await;
         if res.status() == StatusCode::OK {
             ok = true;
             break;

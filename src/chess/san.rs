@@ -48,6 +48,20 @@ fn piece_reach(kind: PieceKind, from: Square, board: &Board) -> Bitboard {
 }
 
 impl Board {
+    /// The SAN of a line of moves played from this position, up to its first illegal move.
+    pub fn san_line(&self, moves: &[Move]) -> Vec<String> {
+        let mut b = *self;
+        let mut out = Vec::with_capacity(moves.len());
+        for &m in moves {
+            if !b.is_legal(m) {
+                break;
+            }
+            out.push(b.san(m));
+            b = b.make_move(m);
+        }
+        out
+    }
+
     /// The move in SAN, with `+` or `#` when it gives check or mate. `m` must be legal.
     pub fn san(&self, m: Move) -> String {
         let mut s = self.san_without_suffix(m);

@@ -35,6 +35,10 @@ const ELO_BY_LEVEL: [(f64, f64); 8] = [
     (20.0, 3000.0),
 ];
 
+/// Thinking time a move at a rating may take at most (terminal game and browser app): about
+/// what a move gets at 5+0.05, the time control the ratings were measured at.
+pub const ELO_MOVETIME_MS: u64 = 200;
+
 /// The level that plays at `elo` on the ladder's scale (clamped to `ELO_MIN..=ELO_MAX`).
 pub fn level_for_elo(elo: u32) -> f64 {
     let elo = f64::from(elo.clamp(ELO_MIN, ELO_MAX));

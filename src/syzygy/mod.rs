@@ -13,7 +13,7 @@ mod table;
 use crate::chess::{Board, Color, Move, PieceKind};
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 use table::{Indices, Kind, Material, TableFile, MAX_PIECES};
 use thiserror::Error;
@@ -130,9 +130,8 @@ pub struct Tablebases {
     problems: Mutex<Vec<String>>,
     /// Successful table reads, for `info tbhits`.
     hits: AtomicU64,
-    /// Whether a problem was found since the path was set (so each is reported once).
+    /// Every problem reported since the path was set (so each is reported once).
     broken: Mutex<Vec<String>>,
-    any_dtz: AtomicBool,
 }
 
 /// The letters of a side's pieces, king first: `KRP`.
@@ -253,7 +252,6 @@ impl Tablebases {
             problems: Mutex::new(Vec::new()),
             hits: AtomicU64::new(0),
             broken: Mutex::new(Vec::new()),
-            any_dtz: AtomicBool::new(!dtz.is_empty()),
         };
         for name in names {
             let Some(material) = parse_name(name) else {
@@ -293,11 +291,6 @@ impl Tablebases {
     /// Whether no table was found.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
-    }
-
-    /// Whether any DTZ table was found.
-    pub fn has_dtz(&self) -> bool {
-        self.any_dtz.load(Ordering::Relaxed)
     }
 
     /// Table reads so far.
@@ -644,7 +637,7 @@ impl Tablebases {
             Self::squares(board, &first.pieces, (flip, mirror), 0..lead, &mut p).map_err(broken)?;
             // The leading pawn: the one nearest file a-d's edge ordering (lowest slot).
             for i in 1..lead {
-                if table::flap_of(p[0]) > table::flap_of(p[i]) {
+                if table::flap(p[0]) > table::flap(p[i]) {
                     p.swap(0, i);
                 }
             }

@@ -115,18 +115,14 @@ fn diag(sq: usize) -> usize {
     }
 }
 
-/// The leading pawn's slot: 6 ranks of files a-d (mirrored for e-h).
-fn flap(sq: usize) -> usize {
+/// The leading pawn's slot: 6 ranks of files a-d (mirrored for e-h); the pawn with the lowest
+/// leads.
+pub fn flap(sq: usize) -> usize {
     let (mut file, rank) = (sq & 7, sq >> 3);
     if file > 3 {
         file = 7 - file;
     }
     6 * file + rank.saturating_sub(1)
-}
-
-/// The leading pawn's slot (public for choosing the leading pawn).
-pub fn flap_of(sq: usize) -> usize {
-    flap(sq)
 }
 
 /// The file group (0-3: files a-d, e-h mirrored) of a leading pawn's square.

@@ -40,10 +40,6 @@ pub enum Strength {
     Elo(u32),
 }
 
-/// Thinking time a move at an Elo level may take at most: about what a move gets at 5+0.05,
-/// the time control the levels were measured at.
-const ELO_MOVETIME_MS: u64 = 200;
-
 /// What the command line chose; `None` fields are asked in menus.
 #[derive(Clone, Debug, Default)]
 pub struct PlayOptions {
@@ -315,7 +311,7 @@ impl Session {
             Strength::Depth(d) => l.depth = Some(d),
             Strength::Movetime(ms) => l.movetime = Some(ms),
             Strength::Elo(elo) => {
-                l.movetime = Some(ELO_MOVETIME_MS);
+                l.movetime = Some(skill::ELO_MOVETIME_MS);
                 l.skill = Some(skill::level_for_elo(elo));
                 l.random = crate::tools::clock_random();
             }

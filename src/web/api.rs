@@ -1,7 +1,7 @@
 //! The JSON API under `/api/`: the rules of any position, games kept by id, the engine's
 //! moves, live analysis over server-sent events, and whole-game analysis of a PGN.
 
-use super::{color_name, outcome_text, san_line, AppState, StoredGame};
+use super::{color_name, AppState, StoredGame};
 use crate::chess::pgn::{read_games, PgnGame};
 use crate::chess::{Board, Game};
 use crate::search::{skill, Limits, Report, Searcher};
@@ -114,7 +114,7 @@ fn position_view(game: &Game) -> PositionView {
         turn: color_name(b.side_to_move()),
         check: b.in_check(),
         legal,
-        status: outcome_text(outcome),
+        status: outcome.map(|o| o.to_string()),
         result: outcome.map_or("*", |o| o.result()),
     }
 }
@@ -184,7 +184,7 @@ fn game_view(id: u64, game: &Game) -> GameView {
     GameView {
         id,
         start_fen: start.to_fen(),
-        moves: san_line(&start, game.moves()),
+        moves: start.san_line(game.moves()),
         uci_moves: game
             .positions()
             .iter()
@@ -344,21 +344,28 @@ struct BotMove {
     depth: u32,
 }
 
+/// Every pooled searcher is busy, answered with `status`.
+fn all_busy(status: StatusCode) -> ApiError {
+    ApiError(status, "every engine is busy; try again".into())
+}
+
 /// Takes a pooled searcher (waiting up to `wait` for a free one).
 async fn acquire(
     state: &Arc<AppState>,
     wait: Duration,
 ) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
-    let busy = || {
-        ApiError(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "every engine is busy; try again".into(),
-        )
-    };
     match tokio::time::timeout(wait, Arc::clone(&state.permits).acquire_owned()).await {
         Ok(Ok(p)) => Ok(p),
-        _ => Err(busy()),
+        _ => Err(all_busy(StatusCode::SERVICE_UNAVAILABLE)),
     }
+}
+
+/// Takes a pooled searcher if one is free now: analysis never queues, so a flood of requests
+/// is refused at once.
+fn try_acquire(state: &Arc<AppState>) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
+    Arc::clone(&state.permits)
+        .try_acquire_owned()
+        .map_err(|_| all_busy(StatusCode::TOO_MANY_REQUESTS))
 }
 
 /// Runs `f` with a pooled searcher on a blocking thread and puts the searcher back.
@@ -416,31 +423,22 @@ async fn bot_move(
             return Err(e);
         }
     };
+    // A rating sets its own thinking time, the one its level was measured at.
+    let movetime = match req.elo {
+        Some(_) => skill::ELO_MOVETIME_MS,
+        None => req.movetime.unwrap_or(1000).clamp(10, super::MAX_SEARCH_MS),
+    };
     let limits = Limits {
-        movetime: Some(req.movetime.unwrap_or(1000).clamp(10, super::MAX_SEARCH_MS)),
-        skill: req.elo.map(|e| {
-            // As in the terminal game: the levels were measured at about this time a move.
-            skill::level_for_elo(e)
-        }),
+        movetime: Some(movetime),
+        skill: req.elo.map(skill::level_for_elo),
         random: crate::tools::clock_random(),
         multipv: 1,
         ..Limits::default()
     };
-    let limits = if req.elo.is_some() {
-        Limits {
-            movetime: Some(200),
-            ..limits
-        }
-    } else {
-        limits
-    };
-    let searched = {
-        let game = game.clone();
-        with_searcher(Arc::clone(&state), permit, move |s| {
-            s.search(&game, &limits, &mut |_: &Report| {})
-        })
-        .await
-    };
+    let searched = with_searcher(Arc::clone(&state), permit, move |s| {
+        s.search(&game, &limits, &mut |_: &Report| {})
+    })
+    .await;
     let result = match searched {
         Ok(r) => r,
         Err(e) => {
@@ -532,15 +530,7 @@ async fn analysis(
     let board = parse_fen(&q.fen)?;
     let multipv = q.multipv.unwrap_or(1).clamp(1, 8);
     let movetime = q.movetime.unwrap_or(10_000).clamp(50, super::MAX_SEARCH_MS);
-    // Analysis never queues: a flood of requests is refused at once.
-    let permit = Arc::clone(&state.permits)
-        .try_acquire_owned()
-        .map_err(|_| {
-            ApiError(
-                StatusCode::TOO_MANY_REQUESTS,
-                "every engine is busy; try again".into(),
-            )
-        })?;
+    let permit = try_acquire(&state)?;
     let (tx, rx) = tokio::sync::mpsc::channel::<(&'static str, String)>(64);
     let game = Game::new(board);
     let white = board.side_to_move() == crate::chess::Color::White;
@@ -565,7 +555,7 @@ async fn analysis(
                     nodes: info.nodes,
                     nps: info.nps,
                     time_ms: info.time_ms,
-                    pv: san_line(&board, &info.pv),
+                    pv: board.san_line(&info.pv),
                     pv_uci: info.pv.iter().map(|&m| board.uci_move(m, false)).collect(),
                 };
                 let json = serde_json::to_string(&line).unwrap_or_default();
@@ -628,7 +618,7 @@ fn pgn_view(pgn: &PgnGame) -> PgnView {
         tags: pgn.tags.clone(),
         start_fen: game.start().to_fen(),
         fens: boards.iter().map(|b| b.to_fen()).collect(),
-        moves: san_line(game.start(), game.moves()),
+        moves: game.start().san_line(game.moves()),
         uci_moves: boards
             .iter()
             .zip(game.moves())
@@ -667,14 +657,7 @@ async fn analyse_pgn(
         )));
     }
     let movetime = req.movetime.unwrap_or(100).clamp(10, 2000);
-    let permit = Arc::clone(&state.permits)
-        .try_acquire_owned()
-        .map_err(|_| {
-            ApiError(
-                StatusCode::TOO_MANY_REQUESTS,
-                "every engine is busy; try again".into(),
-            )
-        })?;
+    let permit = try_acquire(&state)?;
     let view = pgn_view(&pgn);
     let report = tokio::task::spawn_blocking(move || {
         let opts = crate::tools::analyze::Options {

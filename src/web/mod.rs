@@ -9,7 +9,7 @@
 mod api;
 mod assets;
 
-use crate::chess::{Board, Color, Game, Move, Outcome};
+use crate::chess::{Color, Game};
 use crate::search::Searcher;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -60,30 +60,6 @@ impl AppState {
             permits: Arc::new(Semaphore::new(engines)),
         })
     }
-
-    /// Searchers pooled (the most searches at once).
-    pub fn engines(&self) -> usize {
-        self.permits.available_permits()
-    }
-}
-
-/// The status of a position in a game: over (and how) or not.
-pub fn outcome_text(outcome: Option<Outcome>) -> Option<String> {
-    outcome.map(|o| o.to_string())
-}
-
-/// The SAN of a line of moves from `board`.
-pub fn san_line(board: &Board, moves: &[Move]) -> Vec<String> {
-    let mut b = *board;
-    let mut out = Vec::with_capacity(moves.len());
-    for &m in moves {
-        if !b.is_legal(m) {
-            break;
-        }
-        out.push(b.san(m));
-        b = b.make_move(m);
-    }
-    out
 }
 
 /// Whose turn, as the page writes it.

@@ -44,6 +44,21 @@ const pieceOn = async (sq) => (await square(sq).locator(".piece").count()) > 0;
 const playMoves = async () => (await page.locator("#play-moves").innerText()).split(/\s+/).filter(Boolean);
 let failed = false;
 
+// Moves a piece by two clicks.
+async function clickMove(from, to) {
+  await square(from).click();
+  await square(to).click();
+}
+
+// A new game from `fen` (the engine waits for the human when White is to move), once its
+// `pieces` pieces stand on the board.
+async function newGameFrom(fen, pieces) {
+  await page.fill("#start-fen", fen);
+  await page.click("#new-game");
+  await page.waitForFunction((n) => document.querySelectorAll("#board .piece").length === n, pieces);
+  await page.fill("#start-fen", "");
+}
+
 async function step(name, body) {
   try {
     await body();
@@ -78,35 +93,26 @@ try {
 
   await step("an illegal move is refused", async () => {
     const before = await playMoves();
-    await square("a1").click();
-    await square("a5").click();
+    await clickMove("a1", "a5");
     await page.waitForTimeout(300);
     if (!(await pieceOn("a1")) || (await pieceOn("a5"))) throw new Error("the rook moved");
     if ((await playMoves()).length !== before.length) throw new Error("a move was recorded");
   });
 
   await step("promotion through the chooser", async () => {
-    await page.fill("#start-fen", "8/P6k/8/8/8/8/8/K7 w - - 0 1");
-    await page.click("#new-game");
-    await page.waitForFunction(() => document.querySelectorAll("#board .piece").length === 3);
-    await square("a7").click();
-    await square("a8").click();
+    await newGameFrom("8/P6k/8/8/8/8/8/K7 w - - 0 1", 3);
+    await clickMove("a7", "a8");
     await page.waitForSelector("#promotion:not([hidden])");
     await page.click('#promotion button[data-piece="n"]');
     await page.waitForFunction(() => document.querySelector("#play-moves").innerText.includes("a8=N"));
     const glyph = await square("a8").locator(".piece").innerText();
     if (glyph !== "♞") throw new Error(`a8 holds ${glyph}`);
-    await page.fill("#start-fen", "");
   });
 
   await step("the game's end is announced", async () => {
-    await page.fill("#start-fen", "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
-    await page.click("#new-game");
-    await page.waitForFunction(() => document.querySelectorAll("#board .piece").length === 6);
-    await square("a1").click();
-    await square("a8").click();
+    await newGameFrom("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", 6);
+    await clickMove("a1", "a8");
     await page.waitForFunction(() => document.querySelector("#status").innerText.includes("checkmate"));
-    await page.fill("#start-fen", "");
   });
 
   await step("a new game, then the play view's screenshot", async () => {
@@ -115,8 +121,7 @@ try {
     for (const [from, to] of [["d2", "d4"], ["g1", "f3"], ["c2", "c4"]]) {
       const n = (await playMoves()).length;
       await page.waitForFunction(() => document.querySelector("#status").innerText === "Your move");
-      await square(from).click();
-      await square(to).click();
+      await clickMove(from, to);
       await page.waitForFunction((k) => document.querySelector("#play-moves").innerText.trim().split(/\s+/).length >= k + 2, n);
     }
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/play.png` });

@@ -17,11 +17,10 @@ import sys
 
 import chess
 import chess.syzygy
+from tb_positions import place_pieces
 
 BIN, DIR = sys.argv[1], sys.argv[2]
 POSITIONS = int(sys.argv[3]) if len(sys.argv) > 3 else 4000
-PIECES = {"K": chess.KING, "Q": chess.QUEEN, "R": chess.ROOK, "B": chess.BISHOP,
-          "N": chess.KNIGHT, "P": chess.PAWN}
 
 rng = random.Random(1931)
 names = sorted({f[:-5] for f in os.listdir(DIR) if f.endswith(".rtbw")})
@@ -33,13 +32,7 @@ def random_position(name):
     white, black = name.split("v")
     if rng.random() < 0.5:
         white, black = black, white
-    board = chess.Board(None)
-    for color, side in ((chess.WHITE, white), (chess.BLACK, black)):
-        for letter in side:
-            kind = PIECES[letter]
-            squares = [s for s in chess.SQUARES if board.piece_at(s) is None
-                       and not (kind == chess.PAWN and chess.square_rank(s) in (0, 7))]
-            board.set_piece_at(rng.choice(squares), chess.Piece(kind, color))
+    board = place_pieces(rng, white, black)
     board.turn = rng.random() < 0.5
     return board if board.is_valid() else None
 

@@ -17,24 +17,17 @@ import sys
 import chess
 import chess.engine
 import chess.syzygy
+from tb_positions import place_pieces
 
 BIN, DIR = sys.argv[1], sys.argv[2]
 GAMES = int(sys.argv[3]) if len(sys.argv) > 3 else 4
 rng = random.Random(50)
-PIECES = {"K": chess.KING, "Q": chess.QUEEN, "R": chess.ROOK, "P": chess.PAWN}
 
 
 def random_position(white, black, tb, want):
     """A legal position with `white` vs `black` and White to move, whose WDL is `want`."""
     while True:
-        board = chess.Board(None)
-        for color, side in ((chess.WHITE, white), (chess.BLACK, black)):
-            for letter in side:
-                kind = PIECES[letter]
-                squares = [s for s in chess.SQUARES if board.piece_at(s) is None
-                           and not (kind == chess.PAWN and chess.square_rank(s) in (0, 7))]
-                board.set_piece_at(rng.choice(squares), chess.Piece(kind, color))
-        board.turn = chess.WHITE
+        board = place_pieces(rng, white, black)
         if board.is_valid() and not board.is_game_over() and tb.probe_wdl(board) == want:
             return board
 

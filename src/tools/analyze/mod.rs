@@ -298,17 +298,6 @@ impl GameReport {
         let line = game.main_line();
         let boards = line.positions();
         let evals: Vec<Option<Eval>> = infos.iter().map(|i| i.as_ref().map(|i| i.eval)).collect();
-        let san_line = |board: &Board, moves: &[Move]| {
-            let mut b = *board;
-            moves
-                .iter()
-                .map(|&m| {
-                    let s = b.san(m);
-                    b = b.make_move(m);
-                    s
-                })
-                .collect::<Vec<_>>()
-        };
         let mut moves = Vec::new();
         for (i, &mv) in line.moves().iter().enumerate() {
             let board = &boards[i];
@@ -368,13 +357,13 @@ impl GameReport {
                 }),
                 comment,
                 best: best_san,
-                best_line: san_line(board, &best_pv),
+                best_line: board.san_line(&best_pv),
                 other_lines: info
                     .map(|p| {
                         p.lines
                             .iter()
                             .skip(1)
-                            .map(|l| (l.eval.pgn_text(), san_line(board, &l.moves)))
+                            .map(|l| (l.eval.pgn_text(), board.san_line(&l.moves)))
                             .collect()
                     })
                     .unwrap_or_default(),
