@@ -42,7 +42,7 @@ fn benches(c: &mut Criterion) {
         acc.side(!kiwi.side_to_move()).to_vec(),
     );
     c.bench_function("nnue forward pass", |b| {
-        b.iter(|| net.output(black_box(&stm), black_box(&other)))
+        b.iter(|| net.output(black_box(&stm), black_box(&other), net.bucket_of(&kiwi)))
     });
     let mut g = c.benchmark_group("search");
     g.sample_size(10);

@@ -156,6 +156,9 @@ enum Command {
         /// Hidden layer size.
         #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=4096))]
         hidden: u32,
+        /// Output buckets chosen by the piece count (1: a single output layer).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=32))]
+        buckets: u32,
         /// Passes over the data.
         #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=10000))]
         epochs: u32,
@@ -536,6 +539,7 @@ fn main() -> ExitCode {
             data,
             out,
             hidden,
+            buckets,
             epochs,
             batch,
             lr,
@@ -554,6 +558,7 @@ fn main() -> ExitCode {
                 data,
                 out,
                 hidden: hidden as usize,
+                buckets: buckets as usize,
                 epochs: epochs as usize,
                 batch: batch as usize,
                 lr,

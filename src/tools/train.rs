@@ -1,4 +1,5 @@
-//! `train`: fits the (768 → H) × 2 → 1 SCReLU network to self-play data on the CPU.
+//! `train`: fits the (768 → H) × 2 → 1 SCReLU network (with B output buckets chosen by the
+//! piece count) to self-play data on the CPU.
 //!
 //! Target `λ·result + (1−λ)·σ(score/400)`, loss `(σ(output) − target)²` (the output times 400
 //! is centipawns), AdamW with a cosine learning-rate decay to 1 % of the start, weights clipped
@@ -9,7 +10,7 @@
 use super::data::{read_samples, Sample};
 use super::datagen::SplitMix;
 use crate::chess::{Board, Color};
-use crate::eval::nnue::{Network, INPUTS, QA, QB};
+use crate::eval::nnue::{output_bucket, Network, INPUTS, MAX_BUCKETS, QA, QB};
 use std::io::Write;
 use std::time::Instant;
 
@@ -26,6 +27,8 @@ pub struct TrainArgs {
     pub out: String,
     /// Hidden layer size.
     pub hidden: usize,
+    /// Output buckets by piece count (1: one output layer).
+    pub buckets: usize,
     /// Passes over the training set.
     pub epochs: usize,
     /// Positions per optimiser step.
@@ -138,6 +141,12 @@ impl Packed {
         out
     }
 
+    /// The number of pieces on the board, kings included.
+    #[inline]
+    pub fn pieces(&self) -> u32 {
+        self.occ.count_ones()
+    }
+
     /// The training target for weight `wdl` on the result.
     #[inline]
     pub fn target(&self, wdl: f32) -> f32 {
@@ -155,19 +164,21 @@ fn sigmoid(x: f32) -> f32 {
 pub struct FloatNet {
     /// Hidden layer size.
     pub hidden: usize,
+    /// Output buckets.
+    pub buckets: usize,
     /// Feature weights, `INPUTS` rows of `hidden`.
     pub ft_w: Vec<f32>,
     /// Feature biases.
     pub ft_b: Vec<f32>,
-    /// Output weights (side to move, then other).
+    /// Output weights, a row of `2 · hidden` per bucket (side to move, then other).
     pub out_w: Vec<f32>,
-    /// Output bias.
-    pub out_b: f32,
+    /// Output biases, one per bucket.
+    pub out_b: Vec<f32>,
 }
 
 impl FloatNet {
     /// A randomly initialised net: uniform in ±1/√fan-in.
-    pub fn new(hidden: usize, seed: u64) -> FloatNet {
+    pub fn new(hidden: usize, buckets: usize, seed: u64) -> FloatNet {
         let mut rng = SplitMix::new(seed);
         let mut uniform = |scale: f32| {
             let u = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
@@ -175,23 +186,36 @@ impl FloatNet {
         };
         let a = 1.0 / (INPUTS as f32).sqrt();
         let o = 1.0 / (2.0 * hidden as f32).sqrt();
+        let ft_w = (0..INPUTS * hidden).map(|_| uniform(a)).collect();
+        // One bucket's weights are drawn first, so a one-bucket net is what it was before buckets.
+        let mut out_w: Vec<f32> = (0..2 * hidden).map(|_| uniform(o)).collect();
+        out_w.extend((0..2 * hidden * (buckets - 1)).map(|_| uniform(o)));
         FloatNet {
             hidden,
-            ft_w: (0..INPUTS * hidden).map(|_| uniform(a)).collect(),
+            buckets,
+            ft_w,
             ft_b: vec![0.0; hidden],
-            out_w: (0..2 * hidden).map(|_| uniform(o)).collect(),
-            out_b: 0.0,
+            out_w,
+            out_b: vec![0.0; buckets],
         }
     }
 
-    fn zeros(hidden: usize) -> FloatNet {
+    fn zeros(hidden: usize, buckets: usize) -> FloatNet {
         FloatNet {
             hidden,
+            buckets,
             ft_w: vec![0.0; INPUTS * hidden],
             ft_b: vec![0.0; hidden],
-            out_w: vec![0.0; 2 * hidden],
-            out_b: 0.0,
+            out_w: vec![0.0; 2 * hidden * buckets],
+            out_b: vec![0.0; buckets],
         }
+    }
+
+    /// The output weights (side to move, then other) and bias of bucket `k`.
+    #[inline]
+    fn head(&self, k: usize) -> (&[f32], f32) {
+        let h2 = 2 * self.hidden;
+        (&self.out_w[k * h2..(k + 1) * h2], self.out_b[k])
     }
 
     fn accumulate(&self, feats: &[u16], acc: &mut [f32]) {
@@ -205,9 +229,10 @@ impl FloatNet {
         }
     }
 
-    /// The raw output (centipawns / 400) for the side to move.
-    pub fn forward(&self, us: &[u16], them: &[u16]) -> f32 {
+    /// The raw output (centipawns / 400) for the side to move, from output bucket `bucket`.
+    pub fn forward(&self, us: &[u16], them: &[u16], bucket: usize) -> f32 {
         let h = self.hidden;
+        let (w, bias) = self.head(bucket);
         let (mut a, mut b) = (vec![0.0; h], vec![0.0; h]);
         self.accumulate(us, &mut a);
         self.accumulate(them, &mut b);
@@ -215,9 +240,9 @@ impl FloatNet {
             let c = x.clamp(0.0, 1.0);
             c * c
         };
-        let mut out = self.out_b;
+        let mut out = bias;
         for j in 0..h {
-            out += screlu(a[j]) * self.out_w[j] + screlu(b[j]) * self.out_w[h + j];
+            out += screlu(a[j]) * w[j] + screlu(b[j]) * w[h + j];
         }
         out
     }
@@ -231,7 +256,8 @@ impl FloatNet {
         });
         let (mut us, mut them) = ([0u16; 32], [0u16; 32]);
         let n = p.features(&mut us, &mut them);
-        self.forward(&us[..n], &them[..n]) * 400.0
+        let bucket = output_bucket(p.pieces(), self.buckets);
+        self.forward(&us[..n], &them[..n], bucket) * 400.0
     }
 
     /// The quantised network for inference.
@@ -240,11 +266,18 @@ impl FloatNet {
         let ft_w = self.ft_w.iter().map(|&w| q(w, QA)).collect();
         let ft_b = self.ft_b.iter().map(|&w| q(w, QA)).collect();
         let out_w = self.out_w.iter().map(|&w| q(w, QB)).collect();
-        let out_b = (self.out_b * (QA * QB) as f32).round() as i32;
-        // Sizes follow `hidden` and clipping keeps |out_w·QB| ≤ 127, so this cannot fail.
-        Network::from_parts(self.hidden, ft_w, ft_b, out_w, out_b).expect("a trained net quantises")
+        let out_b = self
+            .out_b
+            .iter()
+            .map(|&b| (b * (QA * QB) as f32).round() as i32)
+            .collect();
+        // Sizes follow `hidden` and `buckets` (both checked before training) and clipping keeps
+        // |out_w·QB| ≤ 127, so this cannot fail.
+        Network::from_parts(self.hidden, self.buckets, ft_w, ft_b, out_w, out_b)
+            .expect("a trained net quantises")
     }
 
+    /// The weights that AdamW decays and clips (the output biases are plain offsets).
     fn params_mut(&mut self) -> [&mut [f32]; 3] {
         [&mut self.ft_w, &mut self.ft_b, &mut self.out_w]
     }
@@ -261,9 +294,9 @@ struct Scratch {
 }
 
 impl Scratch {
-    fn new(h: usize) -> Scratch {
+    fn new(h: usize, buckets: usize) -> Scratch {
         Scratch {
-            grad: FloatNet::zeros(h),
+            grad: FloatNet::zeros(h, buckets),
             acc_us: vec![0.0; h],
             acc_them: vec![0.0; h],
             d_us: vec![0.0; h],
@@ -275,7 +308,7 @@ impl Scratch {
         for p in self.grad.params_mut() {
             p.fill(0.0);
         }
-        self.grad.out_b = 0.0;
+        self.grad.out_b.fill(0.0);
         self.loss = 0.0;
     }
 }
@@ -288,11 +321,13 @@ fn run_batch(net: &FloatNet, batch: &[Packed], wdl: f32, s: &mut Scratch, learn:
         let n = p.features(&mut us, &mut them);
         net.accumulate(&us[..n], &mut s.acc_us);
         net.accumulate(&them[..n], &mut s.acc_them);
-        let mut out = net.out_b;
+        let k = output_bucket(p.pieces(), net.buckets);
+        let (ow, bias) = net.head(k);
+        let mut out = bias;
         for j in 0..h {
             let a = s.acc_us[j].clamp(0.0, 1.0);
             let b = s.acc_them[j].clamp(0.0, 1.0);
-            out += a * a * net.out_w[j] + b * b * net.out_w[h + j];
+            out += a * a * ow[j] + b * b * ow[h + j];
         }
         let pred = sigmoid(out);
         let err = pred - p.target(wdl);
@@ -301,8 +336,8 @@ fn run_batch(net: &FloatNet, batch: &[Packed], wdl: f32, s: &mut Scratch, learn:
             continue;
         }
         let g = 2.0 * err * pred * (1.0 - pred);
-        s.grad.out_b += g;
-        let (gw_us, gw_them) = s.grad.out_w.split_at_mut(h);
+        s.grad.out_b[k] += g;
+        let (gw_us, gw_them) = s.grad.out_w[2 * h * k..2 * h * (k + 1)].split_at_mut(h);
         for j in 0..h {
             let (x, y) = (s.acc_us[j], s.acc_them[j]);
             let (a, b) = (x.clamp(0.0, 1.0), y.clamp(0.0, 1.0));
@@ -310,12 +345,12 @@ fn run_batch(net: &FloatNet, batch: &[Packed], wdl: f32, s: &mut Scratch, learn:
             gw_them[j] += g * b * b;
             // d(clamp(x)²)/dx = 2x inside (0, 1), else 0.
             s.d_us[j] = if x > 0.0 && x < 1.0 {
-                g * net.out_w[j] * 2.0 * x
+                g * ow[j] * 2.0 * x
             } else {
                 0.0
             };
             s.d_them[j] = if y > 0.0 && y < 1.0 {
-                g * net.out_w[h + j] * 2.0 * y
+                g * ow[h + j] * 2.0 * y
             } else {
                 0.0
             };
@@ -346,10 +381,10 @@ const EPS: f32 = 1e-8;
 const DECAY: f32 = 0.01;
 
 impl Adam {
-    fn new(h: usize) -> Adam {
+    fn new(h: usize, buckets: usize) -> Adam {
         Adam {
-            m: FloatNet::zeros(h),
-            v: FloatNet::zeros(h),
+            m: FloatNet::zeros(h, buckets),
+            v: FloatNet::zeros(h, buckets),
             step: 0,
         }
     }
@@ -377,15 +412,14 @@ impl Adam {
                 step(&mut w[i], g[i], &mut m[i], &mut v[i]);
             }
         }
-        let (mut w, mut m, mut v) = (net.out_b, self.m.out_b, self.v.out_b);
-        // The output bias is not decayed or clipped the same way: it is a plain offset.
-        let g = grad.out_b * scale;
-        m = BETA1 * m + (1.0 - BETA1) * g;
-        v = BETA2 * v + (1.0 - BETA2) * g * g;
-        w -= lr * (m / c1) / ((v / c2).sqrt() + EPS);
-        net.out_b = w;
-        self.m.out_b = m;
-        self.v.out_b = v;
+        // The output biases are not decayed or clipped: they are plain offsets.
+        for k in 0..net.out_b.len() {
+            let g = grad.out_b[k] * scale;
+            let (m, v) = (&mut self.m.out_b[k], &mut self.v.out_b[k]);
+            *m = BETA1 * *m + (1.0 - BETA1) * g;
+            *v = BETA2 * *v + (1.0 - BETA2) * g * g;
+            net.out_b[k] -= lr * (*m / c1) / ((*v / c2).sqrt() + EPS);
+        }
     }
 }
 
@@ -416,7 +450,9 @@ fn parallel_batch(
     for s in rest.iter() {
         total.loss += s.loss;
         if learn {
-            total.grad.out_b += s.grad.out_b;
+            for (a, &b) in total.grad.out_b.iter_mut().zip(&s.grad.out_b) {
+                *a += b;
+            }
             for (t, x) in total.grad.params_mut().into_iter().zip([
                 &s.grad.ft_w[..],
                 &s.grad.ft_b[..],
@@ -434,7 +470,7 @@ fn parallel_batch(
 /// The mean loss of `net` over `data`.
 pub fn loss(net: &FloatNet, data: &[Packed], wdl: f32, threads: usize) -> f64 {
     let mut scratch: Vec<Scratch> = (0..threads.max(1))
-        .map(|_| Scratch::new(net.hidden))
+        .map(|_| Scratch::new(net.hidden, net.buckets))
         .collect();
     let mut total = 0.0;
     for b in data.chunks(65536) {
@@ -443,7 +479,10 @@ pub fn loss(net: &FloatNet, data: &[Packed], wdl: f32, threads: usize) -> f64 {
     total / data.len().max(1) as f64
 }
 
-const CKPT_MAGIC: &[u8; 8] = b"FIANCKPT";
+/// Checkpoint magic; `FIANCKPT` was the format before output buckets (no bucket field).
+const CKPT_MAGIC: &[u8; 8] = b"FIANCKP2";
+/// Magic, then hidden, buckets, epochs done, optimiser steps and seed as u64.
+const CKPT_HEADER: usize = 8 + 5 * 8;
 
 fn write_floats(out: &mut Vec<u8>, xs: &[f32]) {
     for x in xs {
@@ -460,14 +499,20 @@ fn save_checkpoint(
 ) -> Result<(), String> {
     let mut b = Vec::new();
     b.extend_from_slice(CKPT_MAGIC);
-    for v in [net.hidden as u64, epoch as u64, adam.step, seed] {
+    for v in [
+        net.hidden as u64,
+        net.buckets as u64,
+        epoch as u64,
+        adam.step,
+        seed,
+    ] {
         b.extend_from_slice(&v.to_le_bytes());
     }
     for n in [net, &adam.m, &adam.v] {
         write_floats(&mut b, &n.ft_w);
         write_floats(&mut b, &n.ft_b);
         write_floats(&mut b, &n.out_w);
-        write_floats(&mut b, &[n.out_b]);
+        write_floats(&mut b, &n.out_b);
     }
     // Write then rename, so that a kill mid-write leaves the previous checkpoint whole.
     let tmp = format!("{path}.tmp");
@@ -478,23 +523,32 @@ fn save_checkpoint(
 /// Loads a checkpoint: the net, the optimiser, the epochs done and the run's seed.
 fn load_checkpoint(path: &str) -> Result<(FloatNet, Adam, usize, u64), String> {
     let b = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-    if b.len() < 40 || &b[..8] != CKPT_MAGIC {
+    if b.len() >= 8 && &b[..8] == b"FIANCKPT" {
+        return Err(format!(
+            "{path}: a checkpoint from a build before output buckets; start the run again"
+        ));
+    }
+    if b.len() < CKPT_HEADER || &b[..8] != CKPT_MAGIC {
         return Err(format!("{path}: not a training checkpoint"));
     }
     let u = |i: usize| u64::from_le_bytes(b[8 + 8 * i..16 + 8 * i].try_into().unwrap_or([0; 8]));
-    let (hidden, epoch, step, seed) = (u(0) as usize, u(1) as usize, u(2), u(3));
+    let (hidden, buckets, epoch, step, seed) =
+        (u(0) as usize, u(1) as usize, u(2) as usize, u(3), u(4));
     if hidden == 0 || hidden > crate::eval::nnue::MAX_HIDDEN {
         return Err(format!("{path}: bad hidden size {hidden}"));
     }
-    let per = INPUTS * hidden + hidden + 2 * hidden + 1;
-    if b.len() != 40 + 3 * 4 * per {
+    if buckets == 0 || buckets > MAX_BUCKETS {
+        return Err(format!("{path}: bad bucket count {buckets}"));
+    }
+    let per = INPUTS * hidden + hidden + 2 * hidden * buckets + buckets;
+    if b.len() != CKPT_HEADER + 3 * 4 * per {
         return Err(format!(
-            "{path}: {} bytes, a hidden-{hidden} checkpoint has {}",
+            "{path}: {} bytes, a hidden-{hidden} {buckets}-bucket checkpoint has {}",
             b.len(),
-            40 + 12 * per
+            CKPT_HEADER + 12 * per
         ));
     }
-    let mut at = 40;
+    let mut at = CKPT_HEADER;
     let mut take = |n: usize| {
         let v: Vec<f32> = b[at..at + 4 * n]
             .chunks_exact(4)
@@ -507,19 +561,26 @@ fn load_checkpoint(path: &str) -> Result<(FloatNet, Adam, usize, u64), String> {
     for _ in 0..3 {
         let ft_w = take(INPUTS * hidden);
         let ft_b = take(hidden);
-        let out_w = take(2 * hidden);
-        let out_b = take(1)[0];
+        let out_w = take(2 * hidden * buckets);
+        let out_b = take(buckets);
         nets.push(FloatNet {
             hidden,
+            buckets,
             ft_w,
             ft_b,
             out_w,
             out_b,
         });
     }
-    let v = nets.pop().unwrap_or_else(|| FloatNet::zeros(hidden));
-    let m = nets.pop().unwrap_or_else(|| FloatNet::zeros(hidden));
-    let net = nets.pop().unwrap_or_else(|| FloatNet::zeros(hidden));
+    let v = nets
+        .pop()
+        .unwrap_or_else(|| FloatNet::zeros(hidden, buckets));
+    let m = nets
+        .pop()
+        .unwrap_or_else(|| FloatNet::zeros(hidden, buckets));
+    let net = nets
+        .pop()
+        .unwrap_or_else(|| FloatNet::zeros(hidden, buckets));
     Ok((net, Adam { m, v, step }, epoch, seed))
 }
 
@@ -567,6 +628,12 @@ pub fn train(
     if args.hidden == 0 || args.hidden > crate::eval::nnue::MAX_HIDDEN {
         return Err(format!("--hidden {} is out of range 1..=4096", args.hidden));
     }
+    if args.buckets == 0 || args.buckets > MAX_BUCKETS {
+        return Err(format!(
+            "--buckets {} is out of range 1..={MAX_BUCKETS}",
+            args.buckets
+        ));
+    }
     if args.batch == 0 || args.epochs == 0 {
         return Err("--batch and --epochs must be at least 1".to_string());
     }
@@ -600,10 +667,10 @@ pub fn train(
     let (mut net, mut adam, done) = match &args.resume {
         Some(path) => {
             let (net, adam, done, seed) = load_checkpoint(path)?;
-            if net.hidden != args.hidden {
+            if net.hidden != args.hidden || net.buckets != args.buckets {
                 return Err(format!(
-                    "{path}: hidden size {}, but --hidden {}",
-                    net.hidden, args.hidden
+                    "{path}: hidden size {} with {} buckets, but --hidden {} --buckets {}",
+                    net.hidden, net.buckets, args.hidden, args.buckets
                 ));
             }
             if seed != args.seed {
@@ -616,20 +683,23 @@ pub fn train(
             (net, adam, done)
         }
         None => (
-            FloatNet::new(args.hidden, args.seed),
-            Adam::new(args.hidden),
+            FloatNet::new(args.hidden, args.buckets, args.seed),
+            Adam::new(args.hidden, args.buckets),
             0,
         ),
     };
     let threads = args.threads.clamp(1, 256);
-    let mut scratch: Vec<Scratch> = (0..threads).map(|_| Scratch::new(args.hidden)).collect();
+    let mut scratch: Vec<Scratch> = (0..threads)
+        .map(|_| Scratch::new(args.hidden, args.buckets))
+        .collect();
     let batches_per_epoch = data.len() / args.batch;
     let total_steps = (batches_per_epoch * args.epochs) as f64;
     out(&format!(
-        "{} training positions, {} validation; hidden {}, {} epochs of {} batches of {}, {} threads",
+        "{} training positions, {} validation; hidden {}, {} output buckets, {} epochs of {} batches of {}, {} threads",
         data.len(),
         val.len(),
         args.hidden,
+        args.buckets,
         args.epochs,
         batches_per_epoch,
         args.batch,
@@ -777,6 +847,7 @@ mod tests {
                 .to_string_lossy()
                 .to_string(),
             hidden,
+            buckets: 1,
             epochs,
             batch: 256,
             lr: 0.01,
@@ -836,10 +907,18 @@ mod tests {
 
     #[test]
     fn quantised_output_agrees_with_the_float_net() {
+        for buckets in [1, 4] {
+            quantised_agrees(buckets);
+        }
+    }
+
+    fn quantised_agrees(buckets: usize) {
         let data = material_set(4_000, 2);
         let mut a = args(32, 3);
-        a.out = format!("{}-q.fnn", a.out);
+        a.buckets = buckets;
+        a.out = format!("{}-q{buckets}.fnn", a.out);
         let net = train(&a, data, &mut |_| {}).unwrap().net;
+        assert_eq!(net.out_b.len(), buckets);
         let q = net.quantise();
         // The float net with every weight rounded to the quantisation grid (1/255 in the first
         // layer, 1/64 at the output): the integer pipeline must reproduce it up to its integer
@@ -849,7 +928,7 @@ mod tests {
         round(&mut grid.ft_w, QA as f32);
         round(&mut grid.ft_b, QA as f32);
         round(&mut grid.out_w, QB as f32);
-        grid.out_b = (grid.out_b * (QA * QB) as f32).round() / (QA * QB) as f32;
+        round(&mut grid.out_b, (QA * QB) as f32);
         let (mut worst_grid, mut total, mut n) = (0.0f32, 0.0f32, 0);
         let mut rng = SplitMix::new(5);
         let mut b = Board::startpos();
@@ -892,10 +971,26 @@ mod tests {
         resumed.resume = Some(ckpt.clone());
         let n3 = train(&resumed, data.clone(), &mut |_| {}).unwrap().net;
         assert_eq!(n3, n1);
-        // A checkpoint of another size is refused.
+        // A checkpoint of another size or bucket count is refused.
         let mut other = resumed.clone();
         other.hidden = 16;
         assert!(train(&other, data.clone(), &mut |_| {}).is_err());
+        let mut other = resumed.clone();
+        other.buckets = 2;
+        assert!(train(&other, data.clone(), &mut |_| {}).is_err());
+        // So is a checkpoint from before output buckets, with a message that says so.
+        let old = format!("{ckpt}.old");
+        let mut bytes = std::fs::read(&ckpt).unwrap();
+        bytes[..8].copy_from_slice(b"FIANCKPT");
+        std::fs::write(&old, &bytes).unwrap();
+        let mut before = resumed.clone();
+        before.resume = Some(old.clone());
+        let e = train(&before, data.clone(), &mut |_| {}).unwrap_err();
+        assert!(e.contains("before output buckets"), "{e}");
+        let _ = std::fs::remove_file(&old);
+        let mut none = a.clone();
+        none.buckets = 0;
+        assert!(train(&none, data.clone(), &mut |_| {}).is_err());
         // Too little data, or an empty validation split, is an error.
         let mut big = a.clone();
         big.batch = 10_000;

@@ -223,9 +223,10 @@ impl AccumulatorStack {
         let h = self.hidden;
         let acc = &self.vals[ply * 2 * h..(ply + 1) * 2 * h];
         let (white, black) = acc.split_at(h);
+        let bucket = self.net.bucket_of(board);
         let v = match board.side_to_move() {
-            Color::White => self.net.output(white, black),
-            Color::Black => self.net.output(black, white),
+            Color::White => self.net.output(white, black, bucket),
+            Color::Black => self.net.output(black, white, bucket),
         };
         // The incremental path must agree with a refresh: a search that pushed a move without
         // a matching position (or skipped a push) would otherwise evaluate another position.

@@ -1,4 +1,5 @@
-//! The neural network evaluation (NNUE): (768 → H) × 2 → 1 with SCReLU.
+//! The neural network evaluation (NNUE): (768 → H) × 2 → 1 with SCReLU, optionally with the
+//! output layer chosen from B buckets by the number of pieces on the board.
 //!
 //! Inputs are the 768 (colour × kind × square) piece features seen from each side: from Black's
 //! side the board is flipped vertically and the colours swapped, so one set of weights serves
@@ -6,10 +7,12 @@
 //! the trainer's quantisation: first layer ×`QA`, output weights ×`QB`.
 //!
 //! # The net file
-//! Little-endian: magic `FIANNUE\0`, then u32 version (1), u32 architecture (1: this one),
-//! u32 hidden size H, u32 QA, u32 QB, u32 scale; then i16 feature weights (768 × H, one row of H
-//! per feature), i16 feature biases (H), i16 output weights (2H: side to move, then the other),
-//! i32 output bias; then a u64 FNV-1a checksum of every byte before it.
+//! Little-endian: magic `FIANNUE\0`, then u32 version, u32 architecture (1: this one), u32
+//! hidden size H, u32 QA, u32 QB, u32 scale, and in version 2 only u32 output buckets B (version
+//! 1 means B = 1); then i16 feature weights (768 × H, one row of H per feature), i16 feature
+//! biases (H), i16 output weights (B rows of 2H: side to move, then the other), i32 output biases
+//! (B); then a u64 FNV-1a checksum of every byte before it. A one-bucket net is written as
+//! version 1, so that builds from before buckets still read it.
 
 pub mod accumulator;
 pub mod simd;
@@ -30,11 +33,23 @@ pub const QB: i32 = 64;
 pub const SCALE: i32 = 400;
 /// The largest hidden layer a file may declare (the kernels' i32 sums are proved safe up to it).
 pub const MAX_HIDDEN: usize = 4096;
+/// The most output buckets a file may declare (one per possible piece count and then some).
+pub const MAX_BUCKETS: usize = 32;
 
 const MAGIC: &[u8; 8] = b"FIANNUE\0";
-const VERSION: u32 = 1;
+/// The newest file version this build reads and writes (1: no bucket field).
+const VERSION: u32 = 2;
 const ARCH: u32 = 1;
-const HEADER: usize = 8 + 6 * 4;
+const HEADER_V1: usize = 8 + 6 * 4;
+
+/// The output bucket of a position with `pieces` pieces (kings included) in a net of `buckets`:
+/// the piece counts 2..=32 cut into equal runs, as Stockfish's and bullet's material buckets.
+#[inline]
+pub fn output_bucket(pieces: u32, buckets: usize) -> usize {
+    debug_assert!((1..=MAX_BUCKETS).contains(&buckets));
+    let per = 32usize.div_ceil(buckets.max(1));
+    (pieces.saturating_sub(2) as usize / per).min(buckets.saturating_sub(1))
+}
 
 /// Why a net file was refused.
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -71,12 +86,14 @@ pub enum NetError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
     hidden: usize,
+    buckets: usize,
     /// Feature weights, `INPUTS` rows of `hidden`.
     ft_weights: Vec<i16>,
     ft_bias: Vec<i16>,
-    /// Output weights: side to move's half, then the other side's.
+    /// Output weights, one row of `2 · hidden` per bucket: side to move's half, then the other's.
     out_weights: Vec<i16>,
-    out_bias: i32,
+    /// Output biases, one per bucket.
+    out_bias: Vec<i32>,
 }
 
 /// FNV-1a, 64-bit: enough to catch a corrupt or truncated download, not meant against malice.
@@ -91,22 +108,21 @@ fn read_u32(b: &[u8], at: usize) -> u32 {
 }
 
 impl Network {
-    /// A network from its parts (the trainer's quantised output). Lengths must match `hidden`.
+    /// A network from its parts (the trainer's quantised output). Lengths must match `hidden`
+    /// and `buckets`.
     pub fn from_parts(
         hidden: usize,
+        buckets: usize,
         ft_weights: Vec<i16>,
         ft_bias: Vec<i16>,
         out_weights: Vec<i16>,
-        out_bias: i32,
+        out_bias: Vec<i32>,
     ) -> Result<Network, NetError> {
-        if hidden == 0 || hidden > MAX_HIDDEN {
-            return Err(NetError::Header(format!(
-                "hidden size {hidden} (1..={MAX_HIDDEN})"
-            )));
-        }
+        check_shape(hidden, buckets)?;
         if ft_weights.len() != INPUTS * hidden
             || ft_bias.len() != hidden
-            || out_weights.len() != 2 * hidden
+            || out_weights.len() != 2 * hidden * buckets
+            || out_bias.len() != buckets
         {
             return Err(NetError::Header("layer sizes do not match".to_string()));
         }
@@ -116,6 +132,7 @@ impl Network {
         }
         Ok(Network {
             hidden,
+            buckets,
             ft_weights,
             ft_bias,
             out_weights,
@@ -125,11 +142,11 @@ impl Network {
 
     /// Parses a net file's bytes, refusing anything malformed.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
-        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+        if bytes.len() < HEADER_V1 || &bytes[..8] != MAGIC {
             return Err(NetError::Magic);
         }
         let version = read_u32(bytes, 8);
-        if version != VERSION {
+        if version != 1 && version != VERSION {
             return Err(NetError::Version(version));
         }
         let arch = read_u32(bytes, 12);
@@ -147,12 +164,19 @@ impl Network {
                 "quantisation {qa}/{qb}/{scale}, this build uses {QA}/{QB}/{SCALE}"
             )));
         }
-        if hidden == 0 || hidden > MAX_HIDDEN {
-            return Err(NetError::Header(format!(
-                "hidden size {hidden} (1..={MAX_HIDDEN})"
-            )));
-        }
-        let want = HEADER + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4 + 8;
+        let (header, buckets) = if version == 1 {
+            (HEADER_V1, 1)
+        } else if bytes.len() >= HEADER_V1 + 4 {
+            (HEADER_V1 + 4, read_u32(bytes, HEADER_V1) as usize)
+        } else {
+            return Err(NetError::Size {
+                want: HEADER_V1 + 4,
+                got: bytes.len(),
+            });
+        };
+        check_shape(hidden, buckets)?;
+        let weights = INPUTS * hidden + hidden + 2 * hidden * buckets;
+        let want = header + 2 * weights + 4 * buckets + 8;
         if bytes.len() != want {
             return Err(NetError::Size {
                 want,
@@ -164,7 +188,7 @@ impl Network {
         if fnv1a(&bytes[..body]) != sum {
             return Err(NetError::Checksum);
         }
-        let mut at = HEADER;
+        let mut at = header;
         let mut take = |n: usize| {
             let v: Vec<i16> = bytes[at..at + 2 * n]
                 .chunks_exact(2)
@@ -175,17 +199,20 @@ impl Network {
         };
         let ft_weights = take(INPUTS * hidden);
         let ft_bias = take(hidden);
-        let out_weights = take(2 * hidden);
-        let out_bias = read_u32(bytes, HEADER + 2 * (INPUTS * hidden + 3 * hidden)) as i32;
-        Network::from_parts(hidden, ft_weights, ft_bias, out_weights, out_bias)
+        let out_weights = take(2 * hidden * buckets);
+        let out_bias = (0..buckets)
+            .map(|k| read_u32(bytes, header + 2 * weights + 4 * k) as i32)
+            .collect();
+        Network::from_parts(hidden, buckets, ft_weights, ft_bias, out_weights, out_bias)
     }
 
-    /// The net file's bytes.
+    /// The net file's bytes (version 1 for a one-bucket net, else version 2).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut b = Vec::with_capacity(HEADER + 2 * self.ft_weights.len() + 64);
+        let mut b = Vec::with_capacity(HEADER_V1 + 4 + 2 * self.ft_weights.len() + 64);
         b.extend_from_slice(MAGIC);
+        let version = if self.buckets == 1 { 1 } else { VERSION };
         for v in [
-            VERSION,
+            version,
             ARCH,
             self.hidden as u32,
             QA as u32,
@@ -193,6 +220,9 @@ impl Network {
             SCALE as u32,
         ] {
             b.extend_from_slice(&v.to_le_bytes());
+        }
+        if version != 1 {
+            b.extend_from_slice(&(self.buckets as u32).to_le_bytes());
         }
         for w in self
             .ft_weights
@@ -202,7 +232,9 @@ impl Network {
         {
             b.extend_from_slice(&w.to_le_bytes());
         }
-        b.extend_from_slice(&self.out_bias.to_le_bytes());
+        for w in &self.out_bias {
+            b.extend_from_slice(&w.to_le_bytes());
+        }
         let sum = fnv1a(&b);
         b.extend_from_slice(&sum.to_le_bytes());
         b
@@ -219,6 +251,17 @@ impl Network {
         self.hidden
     }
 
+    /// The number of output buckets (1: a single output layer).
+    pub fn buckets(&self) -> usize {
+        self.buckets
+    }
+
+    /// The output bucket `board` uses.
+    #[inline]
+    pub fn bucket_of(&self, board: &Board) -> usize {
+        output_bucket(board.occupied().count(), self.buckets)
+    }
+
     /// The feature-weight row of feature `f`.
     #[inline]
     pub(crate) fn row(&self, f: usize) -> &[i16] {
@@ -230,14 +273,17 @@ impl Network {
         &self.ft_bias
     }
 
-    /// The output from two accumulators, in centipawns from the side to move's view.
+    /// The output of bucket `bucket` from two accumulators, in centipawns from the side to
+    /// move's view.
     #[inline]
-    pub fn output(&self, stm: &[i16], other: &[i16]) -> i32 {
+    pub fn output(&self, stm: &[i16], other: &[i16], bucket: usize) -> i32 {
         let h = self.hidden;
         let qa = QA as i16;
-        let sum = simd::screlu_dot(stm, &self.out_weights[..h], qa)
-            + simd::screlu_dot(other, &self.out_weights[h..], qa);
-        let v = (sum / i64::from(QA) + i64::from(self.out_bias)) * i64::from(SCALE)
+        debug_assert!(bucket < self.buckets);
+        let bucket = bucket.min(self.buckets - 1);
+        let w = &self.out_weights[2 * h * bucket..2 * h * (bucket + 1)];
+        let sum = simd::screlu_dot(stm, &w[..h], qa) + simd::screlu_dot(other, &w[h..], qa);
+        let v = (sum / i64::from(QA) + i64::from(self.out_bias[bucket])) * i64::from(SCALE)
             / i64::from(QA * QB);
         // Bounded by the weights: far inside i32, and clamped below mate scores by the caller.
         v.clamp(-20_000, 20_000) as i32
@@ -247,8 +293,23 @@ impl Network {
     pub fn evaluate(&self, board: &Board) -> i32 {
         let acc = Accumulator::refresh(self, board);
         let us = board.side_to_move();
-        self.output(acc.side(us), acc.side(!us))
+        self.output(acc.side(us), acc.side(!us), self.bucket_of(board))
     }
+}
+
+/// Refuses a hidden size or bucket count that no net file may declare.
+fn check_shape(hidden: usize, buckets: usize) -> Result<(), NetError> {
+    if hidden == 0 || hidden > MAX_HIDDEN {
+        return Err(NetError::Header(format!(
+            "hidden size {hidden} (1..={MAX_HIDDEN})"
+        )));
+    }
+    if buckets == 0 || buckets > MAX_BUCKETS {
+        return Err(NetError::Header(format!(
+            "{buckets} output buckets (1..={MAX_BUCKETS})"
+        )));
+    }
+    Ok(())
 }
 
 /// The input feature of `piece` on `sq` seen from `view`'s side.
@@ -307,7 +368,8 @@ pub fn piece_contributions(net: &Network, board: &Board) -> Vec<(Square, Piece, 
         }
         let acc = Accumulator::refresh_without(net, board, sq);
         let us = board.side_to_move();
-        let e = net.output(acc.side(us), acc.side(!us));
+        let bucket = output_bucket(board.occupied().count() - 1, net.buckets());
+        let e = net.output(acc.side(us), acc.side(!us), bucket);
         let e = if us == Color::White { e } else { -e };
         out.push((sq, p, base - e));
     }
@@ -363,6 +425,78 @@ mod tests {
             Network::load("/nonexistent/net.fnn"),
             Err(NetError::Io(_))
         ));
+    }
+
+    /// A net whose output is its bucket's bias alone: bucket k answers k · 100 cp.
+    fn bias_only_net(buckets: usize) -> Network {
+        let h = 16;
+        let bias = (0..buckets as i32).map(|k| k * QA * QB / 4).collect();
+        Network::from_parts(
+            h,
+            buckets,
+            vec![1; INPUTS * h],
+            vec![0; h],
+            vec![0; 2 * h * buckets],
+            bias,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn output_buckets_follow_the_piece_count() {
+        assert_eq!(output_bucket(32, 8), 7);
+        assert_eq!(output_bucket(2, 8), 0);
+        assert_eq!(output_bucket(6, 8), 1);
+        assert_eq!(output_bucket(17, 8), 3);
+        assert!((2..=32).all(|n| output_bucket(n, 1) == 0));
+        assert!((2..32).all(|n| output_bucket(n, 8) <= output_bucket(n + 1, 8)));
+        let net = bias_only_net(8);
+        let start = Board::startpos();
+        assert_eq!(net.evaluate(&start), 700);
+        let rook_ending = Board::from_fen("8/8/4k3/8/8/8/R7/4K3 w - - 0 1").unwrap();
+        assert_eq!(net.evaluate(&rook_ending), 0);
+        // The incremental path picks the same bucket as a refresh, captures included.
+        let mut stack = AccumulatorStack::new(Arc::new(net.clone()), 8);
+        let mut b = Board::from_fen("4k3/8/8/3p4/4P3/8/PP6/4K3 w - - 0 1").unwrap();
+        stack.reset(&b);
+        assert_eq!(stack.evaluate(&b, 0), 100);
+        let m = b.parse_uci("e4d5").unwrap();
+        stack.push(1, &b, m);
+        b.play(m);
+        assert_eq!(stack.evaluate(&b, 1), 0);
+    }
+
+    #[test]
+    fn bucketed_nets_round_trip_and_bad_shapes_are_refused() {
+        let net = bias_only_net(8);
+        let bytes = net.to_bytes();
+        assert_eq!(read_u32(&bytes, 8), 2);
+        assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+        // A one-bucket net keeps the version-1 layout that older builds read.
+        let one = bias_only_net(1).to_bytes();
+        assert_eq!(read_u32(&one, 8), 1);
+        assert_eq!(one.len(), bytes.len() - 4 - 14 * 16 * 2 - 7 * 4);
+        let with_buckets = |k: u32| {
+            let mut b = bytes.clone();
+            b[HEADER_V1..HEADER_V1 + 4].copy_from_slice(&k.to_le_bytes());
+            Network::from_bytes(&b)
+        };
+        assert!(matches!(with_buckets(0), Err(NetError::Header(_))));
+        assert!(matches!(with_buckets(33), Err(NetError::Header(_))));
+        assert!(matches!(with_buckets(7), Err(NetError::Size { .. })));
+        assert!(matches!(
+            Network::from_bytes(&bytes[..HEADER_V1 + 2]),
+            Err(NetError::Size { .. })
+        ));
+        assert!(Network::from_parts(
+            16,
+            2,
+            vec![0; INPUTS * 16],
+            vec![0; 16],
+            vec![0; 32],
+            vec![0; 2]
+        )
+        .is_err());
     }
 
     #[test]
