@@ -29,8 +29,8 @@ fn side_name(c: Color) -> &'static str {
 fn network_report(board: &Board, net: &Network) -> String {
     let contrib = piece_contributions(net, board);
     let mut s = format!(
-        "NNUE (768x{}x2) piece values, pawns, White's view (the evaluation minus the evaluation without the piece):\n",
-        net.hidden()
+        "NNUE ({}) piece values, pawns, White's view (the evaluation minus the evaluation without the piece):\n",
+        net.describe()
     );
     let sep = format!("{}+\n", "+--------".repeat(8));
     s.push_str(&sep);

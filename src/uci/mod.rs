@@ -401,7 +401,7 @@ impl Engine {
                         })
                 };
                 loaded.map(|net| {
-                    let hidden = net.hidden();
+                    let shape = net.describe();
                     self.options.net = net;
                     if self.options.use_nnue {
                         if let Ok(mut s) = self.searcher.lock() {
@@ -409,9 +409,7 @@ impl Engine {
                         }
                     }
                     let shown = if path.is_empty() { "<embedded>" } else { path };
-                    send(&format!(
-                        "info string EvalFile {shown} loaded (768x{hidden}x2 network)"
-                    ));
+                    send(&format!("info string EvalFile {shown} loaded ({shape})"));
                 })
             }
             "use nnue" => check_option("Use NNUE", value).map(|on| {

@@ -256,6 +256,15 @@ impl Network {
         self.buckets
     }
 
+    /// The shape in words, as `info string` and `eval` show it: "768x128x2 network", plus the
+    /// output buckets if there is more than one.
+    pub fn describe(&self) -> String {
+        match self.buckets {
+            1 => format!("768x{}x2 network", self.hidden),
+            b => format!("768x{}x2 network, {b} output buckets", self.hidden),
+        }
+    }
+
     /// The output bucket `board` uses.
     #[inline]
     pub fn bucket_of(&self, board: &Board) -> usize {
