@@ -387,6 +387,21 @@ fn evalfile_and_use_nnue() {
         &format!("info string EvalFile {} loaded", good.display()),
         10 * SEC,
     );
+    // A net with output buckets (file version 2) loads too, and evaluates differently.
+    e.send("setoption name EvalFile value nets/n5b-candidate.fnn");
+    let (loaded, _) = e.expect(
+        "info string EvalFile nets/n5b-candidate.fnn loaded",
+        10 * SEC,
+    );
+    assert!(loaded.contains("8 output buckets"), "{loaded}");
+    e.send("eval");
+    let (bucketed, _) = e.expect("NNUE evaluation:", 10 * SEC);
+    assert_ne!(bucketed, nnue);
+    e.send(&format!("setoption name EvalFile value {}", good.display()));
+    e.expect(
+        &format!("info string EvalFile {} loaded", good.display()),
+        10 * SEC,
+    );
     e.send("setoption name EvalFile value /nonexistent/net.fnn");
     let (err, _) = e.expect(
         "info string EvalFile /nonexistent/net.fnn not loaded",
