@@ -10,7 +10,7 @@
 use super::data::{read_samples, Sample};
 use super::datagen::SplitMix;
 use crate::chess::{Board, Color};
-use crate::eval::nnue::{output_bucket, Network, INPUTS, MAX_BUCKETS, QA, QB};
+use crate::eval::nnue::{output_bucket, shape_problem, Network, INPUTS, QA, QB};
 use std::io::Write;
 use std::time::Instant;
 
@@ -479,8 +479,10 @@ pub fn loss(net: &FloatNet, data: &[Packed], wdl: f32, threads: usize) -> f64 {
     total / data.len().max(1) as f64
 }
 
-/// Checkpoint magic; `FIANCKPT` was the format before output buckets (no bucket field).
+/// Checkpoint magic.
 const CKPT_MAGIC: &[u8; 8] = b"FIANCKP2";
+/// The magic of the checkpoint format before output buckets (no bucket field), refused by name.
+const OLD_CKPT_MAGIC: &[u8; 8] = b"FIANCKPT";
 /// Magic, then hidden, buckets, epochs done, optimiser steps and seed as u64.
 const CKPT_HEADER: usize = 8 + 5 * 8;
 
@@ -523,7 +525,7 @@ fn save_checkpoint(
 /// Loads a checkpoint: the net, the optimiser, the epochs done and the run's seed.
 fn load_checkpoint(path: &str) -> Result<(FloatNet, Adam, usize, u64), String> {
     let b = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-    if b.len() >= 8 && &b[..8] == b"FIANCKPT" {
+    if b.len() >= 8 && &b[..8] == OLD_CKPT_MAGIC {
         return Err(format!(
             "{path}: a checkpoint from a build before output buckets; start the run again"
         ));
@@ -534,11 +536,8 @@ fn load_checkpoint(path: &str) -> Result<(FloatNet, Adam, usize, u64), String> {
     let u = |i: usize| u64::from_le_bytes(b[8 + 8 * i..16 + 8 * i].try_into().unwrap_or([0; 8]));
     let (hidden, buckets, epoch, step, seed) =
         (u(0) as usize, u(1) as usize, u(2) as usize, u(3), u(4));
-    if hidden == 0 || hidden > crate::eval::nnue::MAX_HIDDEN {
-        return Err(format!("{path}: bad hidden size {hidden}"));
-    }
-    if buckets == 0 || buckets > MAX_BUCKETS {
-        return Err(format!("{path}: bad bucket count {buckets}"));
+    if let Some(why) = shape_problem(hidden, buckets) {
+        return Err(format!("{path}: {why}"));
     }
     let per = INPUTS * hidden + hidden + 2 * hidden * buckets + buckets;
     if b.len() != CKPT_HEADER + 3 * 4 * per {
@@ -625,13 +624,10 @@ pub fn train(
     mut data: Vec<Packed>,
     out: &mut dyn FnMut(&str),
 ) -> Result<TrainSummary, String> {
-    if args.hidden == 0 || args.hidden > crate::eval::nnue::MAX_HIDDEN {
-        return Err(format!("--hidden {} is out of range 1..=4096", args.hidden));
-    }
-    if args.buckets == 0 || args.buckets > MAX_BUCKETS {
+    if let Some(why) = shape_problem(args.hidden, args.buckets) {
         return Err(format!(
-            "--buckets {} is out of range 1..={MAX_BUCKETS}",
-            args.buckets
+            "--hidden {} --buckets {}: {why}",
+            args.hidden, args.buckets
         ));
     }
     if args.batch == 0 || args.epochs == 0 {
@@ -981,7 +977,7 @@ mod tests {
         // So is a checkpoint from before output buckets, with a message that says so.
         let old = format!("{ckpt}.old");
         let mut bytes = std::fs::read(&ckpt).unwrap();
-        bytes[..8].copy_from_slice(b"FIANCKPT");
+        bytes[..8].copy_from_slice(OLD_CKPT_MAGIC);
         std::fs::write(&old, &bytes).unwrap();
         let mut before = resumed.clone();
         before.resume = Some(old.clone());

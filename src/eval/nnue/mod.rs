@@ -47,8 +47,8 @@ const HEADER_V1: usize = 8 + 6 * 4;
 #[inline]
 pub fn output_bucket(pieces: u32, buckets: usize) -> usize {
     debug_assert!((1..=MAX_BUCKETS).contains(&buckets));
-    let per = 32usize.div_ceil(buckets.max(1));
-    (pieces.saturating_sub(2) as usize / per).min(buckets.saturating_sub(1))
+    let per = 32usize.div_ceil(buckets);
+    (pieces.saturating_sub(2) as usize / per).min(buckets - 1)
 }
 
 /// Why a net file was refused.
@@ -289,7 +289,6 @@ impl Network {
         let h = self.hidden;
         let qa = QA as i16;
         debug_assert!(bucket < self.buckets);
-        let bucket = bucket.min(self.buckets - 1);
         let w = &self.out_weights[2 * h * bucket..2 * h * (bucket + 1)];
         let sum = simd::screlu_dot(stm, &w[..h], qa) + simd::screlu_dot(other, &w[h..], qa);
         let v = (sum / i64::from(QA) + i64::from(self.out_bias[bucket])) * i64::from(SCALE)
@@ -306,19 +305,25 @@ impl Network {
     }
 }
 
+/// Why a hidden size or bucket count is one that no net may have (`None`: both are fine); the
+/// net loader, the trainer and its checkpoints all check shapes here.
+pub fn shape_problem(hidden: usize, buckets: usize) -> Option<String> {
+    if hidden == 0 || hidden > MAX_HIDDEN {
+        Some(format!(
+            "hidden size {hidden} is out of range 1..={MAX_HIDDEN}"
+        ))
+    } else if buckets == 0 || buckets > MAX_BUCKETS {
+        Some(format!(
+            "{buckets} output buckets is out of range 1..={MAX_BUCKETS}"
+        ))
+    } else {
+        None
+    }
+}
+
 /// Refuses a hidden size or bucket count that no net file may declare.
 fn check_shape(hidden: usize, buckets: usize) -> Result<(), NetError> {
-    if hidden == 0 || hidden > MAX_HIDDEN {
-        return Err(NetError::Header(format!(
-            "hidden size {hidden} (1..={MAX_HIDDEN})"
-        )));
-    }
-    if buckets == 0 || buckets > MAX_BUCKETS {
-        return Err(NetError::Header(format!(
-            "{buckets} output buckets (1..={MAX_BUCKETS})"
-        )));
-    }
-    Ok(())
+    shape_problem(hidden, buckets).map_or(Ok(()), |why| Err(NetError::Header(why)))
 }
 
 /// The input feature of `piece` on `sq` seen from `view`'s side.
