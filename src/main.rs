@@ -184,8 +184,12 @@ enum Command {
         #[arg(long)]
         skip_bad: bool,
         /// Also train on every position mirrored left to right.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "king_mirror")]
         mirror: bool,
+        /// King-mirrored inputs: each side's view is mirrored left to right while its king is
+        /// on the e–h files (a position and its mirror image then look the same to the net).
+        #[arg(long)]
+        king_mirror: bool,
     },
     /// Generate training data by self-play (appends whole games; resumes where a run stopped).
     Datagen {
@@ -549,6 +553,7 @@ fn main() -> ExitCode {
             resume,
             skip_bad,
             mirror,
+            king_mirror,
         }) => {
             use tools::train;
             if !(lr.is_finite() && lr > 0.0 && lr < 1.0) {
@@ -571,6 +576,7 @@ fn main() -> ExitCode {
                 validation: 0.01,
                 stop_after: None,
                 mirror,
+                king_mirror,
             };
             let loaded = match train::load_data(&args.data, args.skip_bad, &mut |l| println!("{l}"))
             {

@@ -53,6 +53,9 @@ pub struct TrainArgs {
     pub stop_after: Option<usize>,
     /// Add every training position mirrored left to right.
     pub mirror: bool,
+    /// King-mirrored inputs: each side's view is mirrored left to right while its king is on
+    /// the e–h files (see `eval::nnue`).
+    pub king_mirror: bool,
 }
 
 /// A training position packed into 32 bytes: occupancy, one nibble a piece, side, score, result.
@@ -93,9 +96,26 @@ impl Packed {
         }
     }
 
-    /// The active features from the side to move's view and the other side's; returns how many.
+    /// The active features from the side to move's view and the other side's, king-mirrored
+    /// if `king_mirror`; returns how many.
     #[inline]
-    pub fn features(&self, us: &mut [u16; 32], them: &mut [u16; 32]) -> usize {
+    pub fn features(&self, us: &mut [u16; 32], them: &mut [u16; 32], king_mirror: bool) -> usize {
+        // Each view's left-right flip: 7 (xor on the square) while its king is on the e–h files.
+        let (mut flip_w, mut flip_b) = (0, 0);
+        if king_mirror {
+            let mut occ = self.occ;
+            let mut n = 0;
+            while occ != 0 && n < 32 {
+                let sq = occ.trailing_zeros() as usize;
+                occ &= occ - 1;
+                match (self.pieces[n / 2] >> (4 * (n % 2))) & 15 {
+                    5 if sq % 8 >= 4 => flip_w = 7,
+                    11 if sq % 8 >= 4 => flip_b = 7,
+                    _ => {}
+                }
+                n += 1;
+            }
+        }
         let mut occ = self.occ;
         let mut n = 0;
         while occ != 0 && n < 32 {
@@ -103,8 +123,8 @@ impl Packed {
             occ &= occ - 1;
             let p = (self.pieces[n / 2] >> (4 * (n % 2))) & 15;
             let (color, kind) = ((p / 6) as usize, (p % 6) as usize);
-            let white = color * 384 + kind * 64 + sq;
-            let black = (1 - color) * 384 + kind * 64 + (sq ^ 56);
+            let white = color * 384 + kind * 64 + (sq ^ flip_w);
+            let black = (1 - color) * 384 + kind * 64 + (sq ^ 56 ^ flip_b);
             let (u, t) = match self.stm {
                 Color::White => (white, black),
                 Color::Black => (black, white),
@@ -166,6 +186,8 @@ pub struct FloatNet {
     pub hidden: usize,
     /// Output buckets.
     pub buckets: usize,
+    /// King-mirrored inputs.
+    pub king_mirror: bool,
     /// Feature weights, `INPUTS` rows of `hidden`.
     pub ft_w: Vec<f32>,
     /// Feature biases.
@@ -193,6 +215,7 @@ impl FloatNet {
         FloatNet {
             hidden,
             buckets,
+            king_mirror: false,
             ft_w,
             ft_b: vec![0.0; hidden],
             out_w,
@@ -204,6 +227,7 @@ impl FloatNet {
         FloatNet {
             hidden,
             buckets,
+            king_mirror: false,
             ft_w: vec![0.0; INPUTS * hidden],
             ft_b: vec![0.0; hidden],
             out_w: vec![0.0; 2 * hidden * buckets],
@@ -255,7 +279,7 @@ impl FloatNet {
             result: super::data::WhiteResult::Draw,
         });
         let (mut us, mut them) = ([0u16; 32], [0u16; 32]);
-        let n = p.features(&mut us, &mut them);
+        let n = p.features(&mut us, &mut them, self.king_mirror);
         let bucket = output_bucket(p.pieces(), self.buckets);
         self.forward(&us[..n], &them[..n], bucket) * 400.0
     }
@@ -275,6 +299,7 @@ impl FloatNet {
         // |out_w·QB| ≤ 127, so this cannot fail.
         Network::from_parts(self.hidden, self.buckets, ft_w, ft_b, out_w, out_b)
             .expect("a trained net quantises")
+            .with_king_mirror(self.king_mirror)
     }
 
     /// The weights that AdamW decays and clips (the output biases are plain offsets).
@@ -318,7 +343,7 @@ fn run_batch(net: &FloatNet, batch: &[Packed], wdl: f32, s: &mut Scratch, learn:
     let h = net.hidden;
     let (mut us, mut them) = ([0u16; 32], [0u16; 32]);
     for p in batch {
-        let n = p.features(&mut us, &mut them);
+        let n = p.features(&mut us, &mut them, net.king_mirror);
         net.accumulate(&us[..n], &mut s.acc_us);
         net.accumulate(&them[..n], &mut s.acc_them);
         let k = output_bucket(p.pieces(), net.buckets);
@@ -480,11 +505,14 @@ pub fn loss(net: &FloatNet, data: &[Packed], wdl: f32, threads: usize) -> f64 {
 }
 
 /// Checkpoint magic.
-const CKPT_MAGIC: &[u8; 8] = b"FIANCKP2";
+const CKPT_MAGIC: &[u8; 8] = b"FIANCKP3";
+/// The magic of the checkpoint format before king mirroring (no flag: plain inputs), still read.
+const CKPT2_MAGIC: &[u8; 8] = b"FIANCKP2";
 /// The magic of the checkpoint format before output buckets (no bucket field), refused by name.
 const OLD_CKPT_MAGIC: &[u8; 8] = b"FIANCKPT";
-/// Magic, then hidden, buckets, epochs done, optimiser steps and seed as u64.
-const CKPT_HEADER: usize = 8 + 5 * 8;
+/// Magic, then hidden, buckets, epochs done, optimiser steps, seed and king mirroring (0 or 1)
+/// as u64 (the `CKPT2_MAGIC` format lacks the last).
+const CKPT_HEADER: usize = 8 + 6 * 8;
 
 fn write_floats(out: &mut Vec<u8>, xs: &[f32]) {
     for x in xs {
@@ -507,6 +535,7 @@ fn save_checkpoint(
         epoch as u64,
         adam.step,
         seed,
+        u64::from(net.king_mirror),
     ] {
         b.extend_from_slice(&v.to_le_bytes());
     }
@@ -530,24 +559,30 @@ fn load_checkpoint(path: &str) -> Result<(FloatNet, Adam, usize, u64), String> {
             "{path}: a checkpoint from a build before output buckets; start the run again"
         ));
     }
-    if b.len() < CKPT_HEADER || &b[..8] != CKPT_MAGIC {
+    let header = match b.get(..8) {
+        Some(m) if m == CKPT_MAGIC => CKPT_HEADER,
+        Some(m) if m == CKPT2_MAGIC => CKPT_HEADER - 8,
+        _ => return Err(format!("{path}: not a training checkpoint")),
+    };
+    if b.len() < header {
         return Err(format!("{path}: not a training checkpoint"));
     }
     let u = |i: usize| u64::from_le_bytes(b[8 + 8 * i..16 + 8 * i].try_into().unwrap_or([0; 8]));
     let (hidden, buckets, epoch, step, seed) =
         (u(0) as usize, u(1) as usize, u(2) as usize, u(3), u(4));
+    let king_mirror = header == CKPT_HEADER && u(5) == 1;
     if let Some(why) = shape_problem(hidden, buckets) {
         return Err(format!("{path}: {why}"));
     }
     let per = INPUTS * hidden + hidden + 2 * hidden * buckets + buckets;
-    if b.len() != CKPT_HEADER + 3 * 4 * per {
+    if b.len() != header + 3 * 4 * per {
         return Err(format!(
             "{path}: {} bytes, a hidden-{hidden} {buckets}-bucket checkpoint has {}",
             b.len(),
-            CKPT_HEADER + 12 * per
+            header + 12 * per
         ));
     }
-    let mut at = CKPT_HEADER;
+    let mut at = header;
     let mut take = |n: usize| {
         let v: Vec<f32> = b[at..at + 4 * n]
             .chunks_exact(4)
@@ -565,6 +600,7 @@ fn load_checkpoint(path: &str) -> Result<(FloatNet, Adam, usize, u64), String> {
         nets.push(FloatNet {
             hidden,
             buckets,
+            king_mirror,
             ft_w,
             ft_b,
             out_w,
@@ -669,6 +705,21 @@ pub fn train(
                     net.hidden, net.buckets, args.hidden, args.buckets
                 ));
             }
+            if net.king_mirror != args.king_mirror {
+                return Err(format!(
+                    "{path}: {} inputs, but --king-mirror {}",
+                    if net.king_mirror {
+                        "king-mirrored"
+                    } else {
+                        "plain"
+                    },
+                    if args.king_mirror {
+                        "given"
+                    } else {
+                        "not given"
+                    }
+                ));
+            }
             if seed != args.seed {
                 return Err(format!(
                     "{path}: made with --seed {seed}, not {}",
@@ -679,7 +730,10 @@ pub fn train(
             (net, adam, done)
         }
         None => (
-            FloatNet::new(args.hidden, args.buckets, args.seed),
+            FloatNet {
+                king_mirror: args.king_mirror,
+                ..FloatNet::new(args.hidden, args.buckets, args.seed)
+            },
             Adam::new(args.hidden, args.buckets),
             0,
         ),
@@ -856,6 +910,7 @@ mod tests {
             validation: 0.05,
             stop_after: None,
             mirror: false,
+            king_mirror: false,
         }
     }
 
@@ -865,13 +920,23 @@ mod tests {
             let m = p.mirrored();
             assert_eq!(m.mirrored(), p);
             let (mut a, mut b, mut c, mut d) = ([0u16; 32], [0u16; 32], [0u16; 32], [0u16; 32]);
-            let n = p.features(&mut a, &mut b);
-            assert_eq!(m.features(&mut c, &mut d), n);
+            let n = p.features(&mut a, &mut b, false);
+            assert_eq!(m.features(&mut c, &mut d, false), n);
             let mut want: Vec<u16> = a[..n].iter().map(|f| f ^ 7).collect();
             let mut got = c[..n].to_vec();
             want.sort_unstable();
             got.sort_unstable();
             assert_eq!(got, want);
+            // King-mirrored inputs cannot tell a position from its mirror image at all.
+            let sorted = |x: &[u16]| {
+                let mut v = x.to_vec();
+                v.sort_unstable();
+                v
+            };
+            p.features(&mut a, &mut b, true);
+            m.features(&mut c, &mut d, true);
+            assert_eq!(sorted(&a[..n]), sorted(&c[..n]));
+            assert_eq!(sorted(&b[..n]), sorted(&d[..n]));
         }
     }
 
@@ -903,19 +968,22 @@ mod tests {
 
     #[test]
     fn quantised_output_agrees_with_the_float_net() {
-        for buckets in [1, 4] {
-            quantised_agrees(buckets);
+        // King-mirrored inputs too: the trainer's features and the engine's must agree.
+        for (buckets, king_mirror) in [(1, false), (4, false), (4, true)] {
+            quantised_agrees(buckets, king_mirror);
         }
     }
 
-    fn quantised_agrees(buckets: usize) {
+    fn quantised_agrees(buckets: usize, king_mirror: bool) {
         let data = material_set(4_000, 2);
         let mut a = args(32, 3);
         a.buckets = buckets;
-        a.out = format!("{}-q{buckets}.fnn", a.out);
+        a.king_mirror = king_mirror;
+        a.out = format!("{}-q{buckets}{king_mirror}.fnn", a.out);
         let net = train(&a, data, &mut |_| {}).unwrap().net;
         assert_eq!(net.out_b.len(), buckets);
         let q = net.quantise();
+        assert_eq!(q.king_mirrored(), king_mirror);
         // The float net with every weight rounded to the quantisation grid (1/255 in the first
         // layer, 1/64 at the output): the integer pipeline must reproduce it up to its integer
         // divisions, 2 cp.
@@ -974,6 +1042,21 @@ mod tests {
         let mut other = resumed.clone();
         other.buckets = 2;
         assert!(train(&other, data.clone(), &mut |_| {}).is_err());
+        let mut other = resumed.clone();
+        other.king_mirror = true;
+        let e = train(&other, data.clone(), &mut |_| {}).unwrap_err();
+        assert!(e.contains("--king-mirror"), "{e}");
+        // A checkpoint of the format before king mirroring is read as plain inputs.
+        let older = format!("{ckpt}.v2");
+        let bytes = std::fs::read(&ckpt).unwrap();
+        let mut v2 = CKPT2_MAGIC.to_vec();
+        v2.extend_from_slice(&bytes[8..CKPT_HEADER - 8]);
+        v2.extend_from_slice(&bytes[CKPT_HEADER..]);
+        std::fs::write(&older, &v2).unwrap();
+        let (net, _, epochs, _) = load_checkpoint(&older).unwrap();
+        let (now, _, now_epochs, _) = load_checkpoint(&ckpt).unwrap();
+        assert_eq!((net, epochs), (now, now_epochs));
+        let _ = std::fs::remove_file(&older);
         // So is a checkpoint from before output buckets, with a message that says so.
         let old = format!("{ckpt}.old");
         let mut bytes = std::fs::read(&ckpt).unwrap();

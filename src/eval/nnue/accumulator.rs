@@ -3,7 +3,9 @@
 //! The stack holds one accumulator per ply. Making a move only records what changed (at most two
 //! pieces added and two removed); the arithmetic is done when a node is evaluated, from the
 //! nearest ply above it that is up to date. Nodes cut off before their evaluation (by the
-//! transposition table, say) never pay for an update.
+//! transposition table, say) never pay for an update. The one exception is a king-mirrored
+//! net's king crossing between the d and e files: every feature of its side changes, so that
+//! side's half is rebuilt from the new position at once, when the move is pushed.
 
 use super::{feature, simd, Network};
 use crate::chess::{Board, Color, File, Move, MoveFlag, Piece, PieceKind, Square};
@@ -29,22 +31,9 @@ impl Accumulator {
 
     fn refresh_filtered(net: &Network, board: &Board, skip: Option<Square>) -> Accumulator {
         let h = net.hidden();
-        let mut vals = Vec::with_capacity(2 * h);
-        vals.extend_from_slice(net.bias());
-        vals.extend_from_slice(net.bias());
-        for sq in board.occupied() {
-            if Some(sq) == skip {
-                continue;
-            }
-            let Some(p) = board.piece_at(sq) else {
-                debug_assert!(false, "occupied square {sq} without a piece");
-                continue;
-            };
-            for (view, half) in Color::ALL.into_iter().zip(vals.chunks_mut(h)) {
-                for (a, &w) in half.iter_mut().zip(net.row(feature(view, p, sq))) {
-                    *a = a.wrapping_add(w);
-                }
-            }
+        let mut vals = vec![0; 2 * h];
+        for (view, half) in Color::ALL.into_iter().zip(vals.chunks_mut(h)) {
+            refresh_half(net, board, view, skip, half);
         }
         Accumulator { hidden: h, vals }
     }
@@ -57,36 +46,50 @@ impl Accumulator {
     }
 }
 
-/// The features a move adds and removes, as (White's view, Black's view) indices.
+/// One side's half of the accumulator of `board` from scratch (without the piece on `skip`).
+fn refresh_half(net: &Network, board: &Board, view: Color, skip: Option<Square>, out: &mut [i16]) {
+    out.copy_from_slice(net.bias());
+    let flip = net.flips(board.king_square(view));
+    for sq in board.occupied() {
+        if Some(sq) == skip {
+            continue;
+        }
+        let Some(p) = board.piece_at(sq) else {
+            debug_assert!(false, "occupied square {sq} without a piece");
+            continue;
+        };
+        for (a, &w) in out.iter_mut().zip(net.row(feature(view, p, sq, flip))) {
+            *a = a.wrapping_add(w);
+        }
+    }
+}
+
+/// The features a move adds and removes, as (White's view, Black's view) indices, and which
+/// views were rebuilt when the move was pushed (and so take no update).
 #[derive(Clone, Copy, Debug, Default)]
 struct Delta {
     add: [[u16; 2]; 2],
     sub: [[u16; 2]; 2],
     n_add: u8,
     n_sub: u8,
-}
-
-fn features(p: Piece, sq: Square) -> [u16; 2] {
-    // Features are below 768.
-    [
-        feature(Color::White, p, sq) as u16,
-        feature(Color::Black, p, sq) as u16,
-    ]
+    rebuilt: [bool; 2],
 }
 
 impl Delta {
     // A move adds and removes at most two pieces each (castling: king and rook).
-    fn add(&mut self, p: Piece, sq: Square) {
-        self.add[self.n_add as usize] = features(p, sq);
+    fn add(&mut self, p: Piece, sq: Square, flips: [bool; 2]) {
+        self.add[self.n_add as usize] = features(p, sq, flips);
         self.n_add += 1;
     }
-    fn sub(&mut self, p: Piece, sq: Square) {
-        self.sub[self.n_sub as usize] = features(p, sq);
+    fn sub(&mut self, p: Piece, sq: Square, flips: [bool; 2]) {
+        self.sub[self.n_sub as usize] = features(p, sq, flips);
         self.n_sub += 1;
     }
 
-    /// What `m` changes on `board` (before the move). `m` must be legal there.
-    fn of(board: &Board, m: Move) -> Delta {
+    /// What `m` changes on `board` (before the move) for `net`. `m` must be legal there. A
+    /// view whose mirroring the move changes is marked in `rebuilt` (its features here are
+    /// meaningless; the caller rebuilds that half).
+    fn of(net: &Network, board: &Board, m: Move) -> Delta {
         let mut d = Delta::default();
         let (from, to) = (m.from(), m.to());
         let Some(piece) = board.piece_at(from) else {
@@ -94,34 +97,52 @@ impl Delta {
             return d;
         };
         let us = piece.color;
-        d.sub(piece, from);
+        let flips = Color::ALL.map(|c| net.flips(board.king_square(c)));
+        // Every move that changes a king's square names its destination in `to`, castling too.
+        if piece.kind == PieceKind::King && net.flips(to) != flips[us.index()] {
+            d.rebuilt[us.index()] = true;
+        }
+        let (add, sub) = (
+            |d: &mut Delta, p, sq| d.add(p, sq, flips),
+            |d: &mut Delta, p, sq| d.sub(p, sq, flips),
+        );
+        sub(&mut d, piece, from);
         match m.flag() {
             MoveFlag::CastleKing | MoveFlag::CastleQueen => {
                 let short = m.flag() == MoveFlag::CastleKing;
                 let rook_to = if short { File::F } else { File::D };
                 let rook = Piece::new(us, PieceKind::Rook);
-                d.add(piece, to);
-                d.sub(rook, board.castle_rook(us, short));
-                d.add(rook, Square::from_coords(rook_to, from.rank()));
+                add(&mut d, piece, to);
+                sub(&mut d, rook, board.castle_rook(us, short));
+                add(&mut d, rook, Square::from_coords(rook_to, from.rank()));
             }
             MoveFlag::EnPassant => {
-                d.add(piece, to);
+                add(&mut d, piece, to);
                 let cap = Square::from_coords(to.file(), from.rank());
-                d.sub(Piece::new(!us, PieceKind::Pawn), cap);
+                sub(&mut d, Piece::new(!us, PieceKind::Pawn), cap);
             }
             _ => {
                 if m.is_capture() {
                     match board.piece_at(to) {
-                        Some(c) => d.sub(c, to),
+                        Some(c) => sub(&mut d, c, to),
                         None => debug_assert!(false, "capture {m} of an empty square"),
                     }
                 }
                 let placed = m.promotion().map_or(piece, |k| Piece::new(us, k));
-                d.add(placed, to);
+                add(&mut d, placed, to);
             }
         }
         d
     }
+}
+
+/// The features of `p` on `sq` from both views, each mirrored as `flips` says.
+fn features(p: Piece, sq: Square, flips: [bool; 2]) -> [u16; 2] {
+    // Features are below 768.
+    [
+        feature(Color::White, p, sq, flips[0]) as u16,
+        feature(Color::Black, p, sq, flips[1]) as u16,
+    ]
 }
 
 /// Which state a ply's accumulator is in.
@@ -170,9 +191,23 @@ impl AccumulatorStack {
     #[inline]
     pub fn push(&mut self, ply: usize, parent: &Board, m: Move) {
         debug_assert!(ply >= 1 && ply < self.slots.len());
-        if let Some(s) = self.slots.get_mut(ply) {
-            *s = Slot::Pending(Delta::of(parent, m));
+        if ply >= self.slots.len() {
+            return;
         }
+        let d = Delta::of(&self.net, parent, m);
+        if d.rebuilt != [false; 2] {
+            // Rare (a king-mirrored net's king crossing the board's middle): rebuild that
+            // half now, while the position is at hand; `materialise` leaves it alone.
+            let child = parent.make_move(m);
+            let h = self.hidden;
+            let acc = &mut self.vals[ply * 2 * h..(ply + 1) * 2 * h];
+            for (view, half) in Color::ALL.into_iter().zip(acc.chunks_mut(h)) {
+                if d.rebuilt[view.index()] {
+                    refresh_half(&self.net, &child, view, None, half);
+                }
+            }
+        }
+        self.slots[ply] = Slot::Pending(d);
     }
 
     /// Records a null move to `ply`: the same pieces as the ply before.
@@ -200,6 +235,9 @@ impl AccumulatorStack {
             let input = &before[(p - 1) * h2..];
             let out = &mut after[..h2];
             for view in Color::ALL {
+                if d.rebuilt[view.index()] {
+                    continue;
+                }
                 let off = view.index() * h;
                 let row = |f: [u16; 2]| self.net.row(f[view.index()] as usize);
                 let adds: [&[i16]; 2] = [row(d.add[0]), row(d.add[1])];
@@ -258,7 +296,14 @@ mod tests {
     /// after every move, the incremental accumulator equals a fresh one.
     #[test]
     fn incremental_equals_refresh_over_random_games() {
-        let net = super::super::default_net();
+        let plain = super::super::default_net();
+        incremental_equals_refresh(plain.clone());
+        // The same weights read as a king-mirrored net: kings crossing the middle (castling
+        // long included) rebuild one half.
+        incremental_equals_refresh(Arc::new((*plain).clone().with_king_mirror(true)));
+    }
+
+    fn incremental_equals_refresh(net: Arc<Network>) {
         let mut rng = SplitMix::new(99);
         let starts = [
             crate::chess::START_FEN,
@@ -306,6 +351,53 @@ mod tests {
             }
         }
         assert_eq!(seen, [true; 4]);
+    }
+
+    /// A king-mirrored net cannot tell a position from its mirror image (castling rights,
+    /// which it does not see, aside), and the rebuilds on a king's crossing keep it so.
+    #[test]
+    fn a_king_mirrored_net_scores_mirror_images_alike() {
+        let net = Arc::new(
+            (*super::super::default_net())
+                .clone()
+                .with_king_mirror(true),
+        );
+        let mirror = |fen: &str| {
+            let mut parts = fen.split(' ');
+            let placement: Vec<String> = parts
+                .next()
+                .unwrap_or_default()
+                .split('/')
+                .map(|rank| rank.chars().rev().collect())
+                .collect();
+            let rest: Vec<&str> = parts.collect();
+            Board::from_fen(&format!("{} {}", placement.join("/"), rest.join(" "))).unwrap()
+        };
+        let fens = [
+            "r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/2KR1B1R b - - 4 9",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "4k3/8/8/3p4/4P3/8/PP6/4K3 w - - 0 1",
+            "6k1/5ppp/8/8/8/8/PPP5/1K6 w - - 0 1",
+        ];
+        for fen in fens {
+            let b = Board::from_fen(fen).unwrap();
+            assert_eq!(net.evaluate(&b), net.evaluate(&mirror(fen)), "{fen}");
+        }
+        // The plain net does see the difference.
+        let plain = super::super::default_net();
+        assert!(fens
+            .iter()
+            .any(|&f| plain.evaluate(&Board::from_fen(f).unwrap()) != plain.evaluate(&mirror(f))));
+        // Walking a king across the middle: e1-d1 and back, incrementally.
+        let mut b = Board::from_fen("4k3/8/8/3p4/4P3/8/PP6/4K3 w - - 0 1").unwrap();
+        let mut stack = AccumulatorStack::new(net.clone(), 8);
+        stack.reset(&b);
+        for (ply, mv) in ["e1d1", "e8f8", "d1e1", "f8e8"].iter().enumerate() {
+            let m = b.parse_uci(mv).unwrap();
+            stack.push(ply + 1, &b, m);
+            b.play(m);
+            assert_eq!(stack.evaluate(&b, ply + 1), net.evaluate(&b), "after {mv}");
+        }
     }
 
     #[test]

@@ -3,16 +3,20 @@
 //!
 //! Inputs are the 768 (colour × kind × square) piece features seen from each side: from Black's
 //! side the board is flipped vertically and the colours swapped, so one set of weights serves
-//! both. The side to move's accumulator comes first in the output layer. Integer inference with
-//! the trainer's quantisation: first layer ×`QA`, output weights ×`QB`.
+//! both. A king-mirrored net (architecture 2) also flips each side's view left to right while
+//! that side's king stands on the e–h files, so its king is always on a–d: a position and its
+//! mirror image share every feature, and the weights need not learn each pattern twice (the
+//! accumulator of a side whose king crosses between the d and e files is rebuilt). The side to
+//! move's accumulator comes first in the output layer. Integer inference with the trainer's
+//! quantisation: first layer ×`QA`, output weights ×`QB`.
 //!
 //! # The net file
-//! Little-endian: magic `FIANNUE\0`, then u32 version, u32 architecture (1: this one), u32
-//! hidden size H, u32 QA, u32 QB, u32 scale, and in version 2 only u32 output buckets B (version
-//! 1 means B = 1); then i16 feature weights (768 × H, one row of H per feature), i16 feature
+//! Little-endian: magic `FIANNUE\0`, then u32 version, u32 architecture (1: plain inputs, 2:
+//! king-mirrored inputs), u32 hidden size H, u32 QA, u32 QB, u32 scale, and in version 2 only u32
+//! output buckets B (version 1 means B = 1, architecture 1); then i16 feature weights (768 × H, one row of H per feature), i16 feature
 //! biases (H), i16 output weights (B rows of 2H: side to move, then the other), i32 output biases
-//! (B); then a u64 FNV-1a checksum of every byte before it. A one-bucket net is written as
-//! version 1, so that builds from before buckets still read it.
+//! (B); then a u64 FNV-1a checksum of every byte before it. A one-bucket plain net is written
+//! as version 1, so that builds from before buckets still read it.
 
 pub mod accumulator;
 pub mod simd;
@@ -39,7 +43,10 @@ pub const MAX_BUCKETS: usize = 32;
 const MAGIC: &[u8; 8] = b"FIANNUE\0";
 /// The newest file version this build reads and writes (1: no bucket field).
 const VERSION: u32 = 2;
+/// Architecture of plain inputs.
 const ARCH: u32 = 1;
+/// Architecture of king-mirrored inputs.
+const ARCH_MIRRORED: u32 = 2;
 const HEADER_V1: usize = 8 + 6 * 4;
 
 /// The output bucket of a position with `pieces` pieces (kings included) in a net of `buckets`:
@@ -61,7 +68,7 @@ pub enum NetError {
     #[error("net format version {0}, this build reads version {VERSION}")]
     Version(u32),
     /// A network shape this build does not evaluate.
-    #[error("net architecture {0}, this build evaluates architecture {ARCH}")]
+    #[error("net architecture {0}, this build evaluates architectures {ARCH} and {ARCH_MIRRORED}")]
     Architecture(u32),
     /// The header's numbers are out of range.
     #[error("bad header: {0}")]
@@ -87,6 +94,8 @@ pub enum NetError {
 pub struct Network {
     hidden: usize,
     buckets: usize,
+    /// Whether each side's view is mirrored left to right while its king is on the e–h files.
+    mirrored: bool,
     /// Feature weights, `INPUTS` rows of `hidden`.
     ft_weights: Vec<i16>,
     ft_bias: Vec<i16>,
@@ -133,6 +142,7 @@ impl Network {
         Ok(Network {
             hidden,
             buckets,
+            mirrored: false,
             ft_weights,
             ft_bias,
             out_weights,
@@ -150,7 +160,8 @@ impl Network {
             return Err(NetError::Version(version));
         }
         let arch = read_u32(bytes, 12);
-        if arch != ARCH {
+        // Version 1 predates king mirroring: its files are all plain.
+        if arch != ARCH && (arch != ARCH_MIRRORED || version == 1) {
             return Err(NetError::Architecture(arch));
         }
         let hidden = read_u32(bytes, 16) as usize;
@@ -204,16 +215,38 @@ impl Network {
             .map(|k| read_u32(bytes, header + 2 * weights + 4 * k) as i32)
             .collect();
         Network::from_parts(hidden, buckets, ft_weights, ft_bias, out_weights, out_bias)
+            .map(|n| n.with_king_mirror(arch == ARCH_MIRRORED))
     }
 
-    /// The net file's bytes (version 1 for a one-bucket net, else version 2).
+    /// The same weights read as a king-mirrored net (`true`) or a plain one.
+    pub fn with_king_mirror(mut self, on: bool) -> Network {
+        self.mirrored = on;
+        self
+    }
+
+    /// Whether the net's inputs are king-mirrored.
+    pub fn king_mirrored(&self) -> bool {
+        self.mirrored
+    }
+
+    /// Whether a side's features are mirrored left to right while its king stands on `king`.
+    #[inline]
+    pub fn flips(&self, king: Square) -> bool {
+        self.mirrored && king.file().index() >= 4
+    }
+
+    /// The net file's bytes (version 1 for a plain one-bucket net, else version 2).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut b = Vec::with_capacity(HEADER_V1 + 4 + 2 * self.ft_weights.len() + 64);
         b.extend_from_slice(MAGIC);
-        let version = if self.buckets == 1 { 1 } else { VERSION };
+        let version = if self.buckets == 1 && !self.mirrored {
+            1
+        } else {
+            VERSION
+        };
         for v in [
             version,
-            ARCH,
+            if self.mirrored { ARCH_MIRRORED } else { ARCH },
             self.hidden as u32,
             QA as u32,
             QB as u32,
@@ -256,13 +289,17 @@ impl Network {
         self.buckets
     }
 
-    /// The shape in words, as `info string` and `eval` show it: "768x128x2 network", plus the
-    /// output buckets if there is more than one.
+    /// The shape in words, as `info string` and `eval` show it: "768x128x2 network", plus
+    /// king mirroring and the output buckets where the net has them.
     pub fn describe(&self) -> String {
-        match self.buckets {
-            1 => format!("768x{}x2 network", self.hidden),
-            b => format!("768x{}x2 network, {b} output buckets", self.hidden),
+        let mut s = format!("768x{}x2 network", self.hidden);
+        if self.mirrored {
+            s.push_str(", king-mirrored inputs");
         }
+        if self.buckets > 1 {
+            s.push_str(&format!(", {} output buckets", self.buckets));
+        }
+        s
     }
 
     /// The output bucket `board` uses.
@@ -326,14 +363,15 @@ fn check_shape(hidden: usize, buckets: usize) -> Result<(), NetError> {
     shape_problem(hidden, buckets).map_or(Ok(()), |why| Err(NetError::Header(why)))
 }
 
-/// The input feature of `piece` on `sq` seen from `view`'s side.
+/// The input feature of `piece` on `sq` seen from `view`'s side, mirrored left to right when
+/// `flip` (a king-mirrored net whose `view` king is on the e–h files).
 #[inline]
-pub fn feature(view: Color, piece: Piece, sq: Square) -> usize {
+pub fn feature(view: Color, piece: Piece, sq: Square, flip: bool) -> usize {
     let (rel, sq) = match view {
         Color::White => (piece.color.index(), sq.index()),
         Color::Black => (1 - piece.color.index(), sq.index() ^ 56),
     };
-    rel * 384 + piece.kind.index() * 64 + sq
+    rel * 384 + piece.kind.index() * 64 + (sq ^ if flip { 7 } else { 0 })
 }
 
 /// The net compiled into the binary (`nets/default.fnn`; `nets/README.md` says how it was made).
@@ -514,14 +552,40 @@ mod tests {
     }
 
     #[test]
+    fn king_mirrored_nets_say_so_in_their_file() {
+        let net = bias_only_net(1).with_king_mirror(true);
+        let bytes = net.to_bytes();
+        // Version 2 even with one bucket, architecture 2.
+        assert_eq!((read_u32(&bytes, 8), read_u32(&bytes, 12)), (2, 2));
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert!(back.king_mirrored());
+        assert_eq!(back, net);
+        assert!(net.describe().contains("king-mirrored"));
+        assert!(!bias_only_net(8).describe().contains("king-mirrored"));
+        // A version-1 header cannot claim the mirrored architecture.
+        let mut v1 = bias_only_net(1).to_bytes();
+        v1[12..16].copy_from_slice(&2u32.to_le_bytes());
+        assert_eq!(Network::from_bytes(&v1), Err(NetError::Architecture(2)));
+        // Flipping is by the king's file: a–d plain, e–h mirrored.
+        let sq = |s: &str| s.parse::<Square>().unwrap();
+        assert!(!net.flips(sq("d1")) && net.flips(sq("e1")) && net.flips(sq("h8")));
+        assert!(!bias_only_net(1).flips(sq("h8")));
+    }
+
+    #[test]
     fn features_mirror_between_views() {
         let p = Piece::new(Color::White, crate::chess::PieceKind::Knight);
         let q = Piece::new(Color::Black, crate::chess::PieceKind::Knight);
         let sq = Square::new(6).unwrap();
         assert_eq!(
-            feature(Color::White, p, sq),
-            feature(Color::Black, q, sq.flip())
+            feature(Color::White, p, sq, false),
+            feature(Color::Black, q, sq.flip(), false)
         );
-        assert!(feature(Color::Black, p, sq) >= 384);
+        assert!(feature(Color::Black, p, sq, false) >= 384);
+        // Flipping mirrors the file only: g1 becomes b1.
+        assert_eq!(
+            feature(Color::White, p, sq, true),
+            feature(Color::White, p, Square::new(1).unwrap(), false)
+        );
     }
 }
