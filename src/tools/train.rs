@@ -9,8 +9,8 @@
 
 use super::data::{read_samples, Sample};
 use super::datagen::SplitMix;
-use crate::chess::{Board, Color};
-use crate::eval::nnue::{output_bucket, shape_problem, Network, INPUTS, QA, QB};
+use crate::chess::{Board, Color, Square};
+use crate::eval::nnue::{king_mirrors, output_bucket, shape_problem, Network, INPUTS, QA, QB};
 use std::io::Write;
 use std::time::Instant;
 
@@ -100,31 +100,24 @@ impl Packed {
     /// if `king_mirror`; returns how many.
     #[inline]
     pub fn features(&self, us: &mut [u16; 32], them: &mut [u16; 32], king_mirror: bool) -> usize {
-        // Each view's left-right flip: 7 (xor on the square) while its king is on the e–h files.
-        let (mut flip_w, mut flip_b) = (0, 0);
-        if king_mirror {
-            let mut occ = self.occ;
-            let mut n = 0;
-            while occ != 0 && n < 32 {
-                let sq = occ.trailing_zeros() as usize;
-                occ &= occ - 1;
-                match (self.pieces[n / 2] >> (4 * (n % 2))) & 15 {
-                    5 if sq % 8 >= 4 => flip_w = 7,
-                    11 if sq % 8 >= 4 => flip_b = 7,
-                    _ => {}
-                }
-                n += 1;
-            }
-        }
+        // One pass with unmirrored squares that also finds the kings; a view to be mirrored then
+        // has its features xored with 7 (a feature is a multiple of 64 plus the square, so this
+        // mirrors the square's file alone).
+        let (mut white_king, mut black_king) = (None, None);
         let mut occ = self.occ;
         let mut n = 0;
         while occ != 0 && n < 32 {
             let sq = occ.trailing_zeros() as usize;
             occ &= occ - 1;
             let p = (self.pieces[n / 2] >> (4 * (n % 2))) & 15;
+            match p {
+                5 => white_king = Some(sq),
+                11 => black_king = Some(sq),
+                _ => {}
+            }
             let (color, kind) = ((p / 6) as usize, (p % 6) as usize);
-            let white = color * 384 + kind * 64 + (sq ^ flip_w);
-            let black = (1 - color) * 384 + kind * 64 + (sq ^ 56 ^ flip_b);
+            let white = color * 384 + kind * 64 + sq;
+            let black = (1 - color) * 384 + kind * 64 + (sq ^ 56);
             let (u, t) = match self.stm {
                 Color::White => (white, black),
                 Color::Black => (black, white),
@@ -132,6 +125,23 @@ impl Packed {
             us[n] = u as u16;
             them[n] = t as u16;
             n += 1;
+        }
+        if king_mirror {
+            // Every packed position has both kings (it came from a legal board).
+            let mirrors = |k: Option<usize>| {
+                k.and_then(|k| Square::new(k as u8))
+                    .is_some_and(king_mirrors)
+            };
+            let (w, b) = (mirrors(white_king), mirrors(black_king));
+            let (flip_us, flip_them) = match self.stm {
+                Color::White => (w, b),
+                Color::Black => (b, w),
+            };
+            for (views, flip) in [(&mut us[..n], flip_us), (&mut them[..n], flip_them)] {
+                if flip {
+                    views.iter_mut().for_each(|f| *f ^= 7);
+                }
+            }
         }
         n
     }

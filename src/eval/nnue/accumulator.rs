@@ -97,7 +97,12 @@ impl Delta {
             return d;
         };
         let us = piece.color;
-        let flips = Color::ALL.map(|c| net.flips(board.king_square(c)));
+        // A plain net never mirrors: skip the king lookups on this hot path.
+        let flips = if net.king_mirrored() {
+            Color::ALL.map(|c| net.flips(board.king_square(c)))
+        } else {
+            [false; 2]
+        };
         // Every move that changes a king's square names its destination in `to`, castling too.
         if piece.kind == PieceKind::King && net.flips(to) != flips[us.index()] {
             d.rebuilt[us.index()] = true;

@@ -232,7 +232,7 @@ impl Network {
     /// Whether a side's features are mirrored left to right while its king stands on `king`.
     #[inline]
     pub fn flips(&self, king: Square) -> bool {
-        self.mirrored && king.file().index() >= 4
+        self.mirrored && king_mirrors(king)
     }
 
     /// The net file's bytes (version 1 for a plain one-bucket net, else version 2).
@@ -361,6 +361,14 @@ pub fn shape_problem(hidden: usize, buckets: usize) -> Option<String> {
 /// Refuses a hidden size or bucket count that no net file may declare.
 fn check_shape(hidden: usize, buckets: usize) -> Result<(), NetError> {
     shape_problem(hidden, buckets).map_or(Ok(()), |why| Err(NetError::Header(why)))
+}
+
+/// Whether a king-mirrored net mirrors a side's view while that side's king is on `king`: on
+/// the e–h files, so every view sees its king on the a–d files. The engine and the trainer
+/// both ask this one function, so their features cannot disagree.
+#[inline]
+pub const fn king_mirrors(king: Square) -> bool {
+    king.file().index() >= 4
 }
 
 /// The input feature of `piece` on `sq` seen from `view`'s side, mirrored left to right when
