@@ -2,7 +2,7 @@
 //! parses, graphs of the stated size, Ctrl-C that keeps what was done.
 
 use fianchetto::chess::pgn::{read_games, PgnErrorKind};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 const AWKWARD: &str = include_str!("data/awkward.pgn");
@@ -14,10 +14,12 @@ fn run(args: &[&str]) -> Output {
         .expect("binary runs")
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fianchetto-analyze-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+/// A fresh folder for one test's files, removed when the test ends (pass or fail).
+fn tmp_dir() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("fianchetto-analyze-")
+        .tempdir()
+        .expect("the temporary folder is writable")
 }
 
 #[test]
@@ -134,6 +136,8 @@ fn json_output_parses_and_bad_games_are_reported() {
 
 #[test]
 fn graphs_are_valid_svg_and_png_of_the_stated_size() {
+    let dir = tmp_dir();
+    let tmp = |name| dir.path().join(name);
     let pgn = tmp("hang.pgn");
     std::fs::write(&pgn, "1. e4 d6 2. Qg4 Bxg4 3. d4 Nf6 0-1\n").unwrap();
     let svg = tmp("graph.svg");
@@ -182,6 +186,8 @@ fn graphs_are_valid_svg_and_png_of_the_stated_size() {
 
 #[test]
 fn bad_files_get_clear_errors() {
+    let dir = tmp_dir();
+    let tmp = |name| dir.path().join(name);
     let empty = tmp("empty.pgn");
     std::fs::write(&empty, "").unwrap();
     let o = run(&["analyze", empty.to_str().unwrap()]);
@@ -209,7 +215,8 @@ fn bad_files_get_clear_errors() {
 
 #[test]
 fn ctrl_c_writes_what_is_done() {
-    let pgn = tmp("long.pgn");
+    let dir = tmp_dir();
+    let pgn = dir.path().join("long.pgn");
     std::fs::write(
         &pgn,
         "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O *\n",
