@@ -127,7 +127,10 @@ impl Packed {
             n += 1;
         }
         if king_mirror {
-            // Every packed position has both kings (it came from a legal board).
+            debug_assert!(
+                white_king.is_some() && black_king.is_some(),
+                "a packed position comes from a legal board, which has both kings"
+            );
             let mirrors = |k: Option<usize>| {
                 k.and_then(|k| Square::new(k as u8))
                     .is_some_and(king_mirrors)
