@@ -345,3 +345,205 @@ async fn a_flood_of_analyses_is_refused_not_queued() {
     }
     assert!(ok, "the engines were never freed");
 }
+
+/// A PGN whose variations nest `depth` levels.
+fn nested_pgn(depth: usize) -> String {
+    format!(
+        "1. e4 {}{} e5 *",
+        "(1. d4 ".repeat(depth),
+        ")".repeat(depth)
+    )
+}
+
+#[tokio::test]
+async fn deeply_nested_variations_are_refused_by_name() {
+    let app = App::new();
+    // 20,000 levels (about 160 KB, inside the body limit) overflowed the stack before.
+    let pgn = nested_pgn(20_000);
+    assert!(pgn.len() < fianchetto::web::MAX_BODY);
+    for path in ["/api/pgn", "/api/analyse-pgn"] {
+        let (s, v) = app.post(path, json!({ "pgn": pgn, "movetime": 10 })).await;
+        assert_error(s, &v.to_string(), 400, "nested deeper than");
+    }
+    // The deepest accepted nesting is read, and the main line is what the page gets.
+    let (s, v) = app
+        .post(
+            "/api/pgn",
+            json!({ "pgn": nested_pgn(fianchetto::chess::pgn::MAX_VARIATION_DEPTH) }),
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["moves"], json!(["e4", "e5"]));
+}
+
+#[tokio::test]
+async fn every_error_is_json_whatever_rejects_the_request() {
+    let app = App::new();
+    // Path extractor rejections: a negative id, a word, a number too large for u64.
+    for path in [
+        "/api/games/-1",
+        "/api/games/abc",
+        "/api/games/99999999999999999999999",
+    ] {
+        let (s, b) = app.get(path).await;
+        assert_error(s, &b, 400, "");
+    }
+    // Wrong content type, wrong method, a bad query, an unknown endpoint.
+    let (s, b) = app
+        .send(
+            Request::post("/api/pgn")
+                .header("content-type", "text/plain")
+                .body(Body::from("1. e4"))
+                .unwrap(),
+        )
+        .await;
+    assert_error(s, &b, 415, "Content-Type");
+    let res = app
+        .0
+        .clone()
+        .oneshot(Request::get("/api/move").body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::METHOD_NOT_ALLOWED);
+    assert!(res.headers().contains_key("allow"), "Allow is kept");
+    let bytes = res.into_body().collect().await.unwrap().to_bytes();
+    assert_error(
+        StatusCode::METHOD_NOT_ALLOWED,
+        &String::from_utf8_lossy(&bytes),
+        405,
+        "",
+    );
+    let (s, b) = app.get("/api/analysis?fen=x&multipv=many").await;
+    assert_error(s, &b, 400, "multipv");
+    // Bodies that the optional extractors reject.
+    let (s, _) = app.post("/api/games", json!({})).await;
+    assert_eq!(s, StatusCode::OK);
+    let (s, b) = app.post_raw("/api/games/1/undo", "{\"plies\": -3}").await;
+    assert_error(s, &b, 422, "plies");
+    let (s, b) = app.post_raw("/api/games", "[").await;
+    assert_error(s, &b, 400, "");
+}
+
+#[tokio::test]
+async fn a_panicking_handler_answers_500_in_json_and_the_server_goes_on() {
+    use axum::routing::get;
+    let app = App(fianchetto::web::hardened(
+        axum::Router::new()
+            .route(
+                "/boom",
+                get(|| async {
+                    if std::hint::black_box(true) {
+                        panic!("a handler's bug");
+                    }
+                    "unreachable"
+                }),
+            )
+            .route("/fine", get(|| async { "fine" })),
+    ));
+    for _ in 0..3 {
+        let (s, b) = app.get("/boom").await;
+        assert_error(s, &b, 500, "internal error");
+        let (s, b) = app.get("/fine").await;
+        assert_eq!((s, b.as_str()), (StatusCode::OK, "fine"));
+    }
+}
+
+/// Opens a live analysis and waits for its first event, then drops it (the page closed it).
+async fn open_and_close_analysis(app: &App) {
+    let res = app.start_analysis(30_000).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let mut body = res.into_body();
+    let first = body.frame().await.expect("an event").unwrap();
+    assert!(first.is_data());
+    drop(body);
+}
+
+#[tokio::test]
+async fn a_closed_analysis_stream_leaves_the_engine_whole() {
+    // One engine, so that the next jobs get the very searcher the stream stopped.
+    let app = App(router(AppState::new(1)));
+    open_and_close_analysis(&app).await;
+    let (_, g) = app.post("/api/games", json!({})).await;
+    let id = g["id"].as_u64().unwrap();
+    // The bot thinks for its whole movetime (it returned at once, at depth 7-8, before).
+    let movetime = 600;
+    let t = std::time::Instant::now();
+    let (s, g) = app
+        .post(
+            &format!("/api/games/{id}/bot"),
+            json!({ "movetime": movetime }),
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK, "{g}");
+    let took = t.elapsed().as_millis() as u64;
+    assert!(
+        took >= movetime * 9 / 10,
+        "the search ended after {took} ms"
+    );
+    // And a later analysis runs for its own time too.
+    open_and_close_analysis(&app).await;
+    engine_comes_back(&app).await;
+    let t = std::time::Instant::now();
+    let res = app.start_analysis(500).await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let body = res.into_body().collect().await.unwrap().to_bytes();
+    let took = t.elapsed().as_millis();
+    assert!(took >= 450, "the analysis ended after {took} ms");
+    assert!(String::from_utf8_lossy(&body).contains("event: done"));
+}
+
+/// Waits (up to a generous minute: the machine may be busy) until an analysis is accepted.
+async fn engine_comes_back(app: &App) -> std::time::Duration {
+    let t = std::time::Instant::now();
+    while t.elapsed() < std::time::Duration::from_secs(60) {
+        let res = app.start_analysis(50).await;
+        if res.status() == StatusCode::OK {
+            let _ = res.into_body().collect().await;
+            return t.elapsed();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    panic!("the engine never came back");
+}
+
+#[tokio::test]
+async fn work_for_a_client_that_left_is_cancelled() {
+    let app = App(router(AppState::new(1)));
+    // A whole-game analysis that would take 100 × 2 s: its client gives up after 300 ms.
+    let long_game = "1. Nf3 Nf6 2. Ng1 Ng8 ".repeat(25);
+    let request = app.post(
+        "/api/analyse-pgn",
+        json!({ "pgn": long_game, "movetime": 2000 }),
+    );
+    assert!(
+        tokio::time::timeout(std::time::Duration::from_millis(300), request)
+            .await
+            .is_err(),
+        "the analysis cannot have finished"
+    );
+    // The engine is back well before the analysis would have ended (200 s).
+    let back = engine_comes_back(&app).await;
+    assert!(back.as_secs() < 30, "{back:?}");
+    // A bot move whose client leaves: the search stops, no move is played, the game is free.
+    let (_, g) = app.post("/api/games", json!({})).await;
+    let id = g["id"].as_u64().unwrap();
+    let bot = format!("/api/games/{id}/bot");
+    let request = app.post(&bot, json!({ "movetime": 60_000 }));
+    assert!(
+        tokio::time::timeout(std::time::Duration::from_millis(300), request)
+            .await
+            .is_err()
+    );
+    let back = engine_comes_back(&app).await;
+    assert!(back.as_secs() < 30, "{back:?}");
+    let (s, g) = app.get(&format!("/api/games/{id}")).await;
+    assert_eq!(s, StatusCode::OK);
+    assert!(
+        g.contains("\"moves\":[]"),
+        "no hurried move was played: {g}"
+    );
+    let (s, g) = app
+        .post(&format!("/api/games/{id}/move"), json!({ "move": "e4" }))
+        .await;
+    assert_eq!(s, StatusCode::OK, "the game is not left busy: {g}");
+}

@@ -110,7 +110,18 @@ pub enum PgnErrorKind {
     /// Null moves (`--`, `Z0`) are not supported.
     #[error("null move {0} is not supported")]
     NullMove(String),
+    /// Variations inside variations deeper than [`MAX_VARIATION_DEPTH`]: every walk over a
+    /// game's tree (writing, cloning, dropping) recurses once per level, so the depth is bounded
+    /// where the tree is made.
+    #[error("variations nested deeper than {MAX_VARIATION_DEPTH}")]
+    TooDeep,
 }
+
+/// The deepest nesting of variations the reader accepts. Annotated master games rarely nest
+/// beyond ten levels; a hundred keeps every recursive walk over the tree (the writer, `Clone`,
+/// `Drop`) far inside the smallest thread stack it runs on (2 MiB for the web server's workers),
+/// where a crafted file nesting 20,000 levels overflowed it.
+pub const MAX_VARIATION_DEPTH: usize = 100;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Tok {
@@ -511,6 +522,9 @@ fn read_game(toks: &[Token], start: usize, game: usize) -> (Result<PgnGame, PgnE
                 if n == 0 {
                     return fail(i, err(t, PgnErrorKind::VariationWithoutMove));
                 }
+                if stack.len() > MAX_VARIATION_DEPTH {
+                    return fail(i, err(t, PgnErrorKind::TooDeep));
+                }
                 let before = top.boards[n - 1];
                 stack.push(Frame::new(before));
                 i += 1;
@@ -908,5 +922,42 @@ mod tests {
         }
         assert!(read_games("").is_empty());
         assert!(read_games("hello world").iter().all(|g| g.is_err()));
+    }
+
+    fn nested(depth: usize) -> String {
+        format!(
+            "1. e4 {}{} e5 *",
+            "(1. d4 ".repeat(depth),
+            ")".repeat(depth)
+        )
+    }
+
+    #[test]
+    fn nesting_is_bounded_with_a_typed_error() {
+        // The deepest accepted tree round-trips through the (recursive) writer.
+        let game = one(&nested(MAX_VARIATION_DEPTH));
+        let mut depth = 0;
+        let mut moves = &game.moves;
+        while let Some(v) = moves[0].variations.first() {
+            depth += 1;
+            moves = &v.moves;
+        }
+        assert_eq!(depth, MAX_VARIATION_DEPTH);
+        assert_eq!(one(&game.to_pgn()), game);
+        // One level more is refused by name, and the game after it is still read.
+        for depth in [MAX_VARIATION_DEPTH + 1, 20_000] {
+            let text = format!("{}\n\n[Event \"next\"]\n\n1. d4 *", nested(depth));
+            let games = read_games(&text);
+            assert_eq!(games.len(), 2, "depth {depth}");
+            let e = games[0].as_ref().unwrap_err();
+            assert_eq!(e.kind, PgnErrorKind::TooDeep, "depth {depth}");
+            assert_eq!(
+                e.column,
+                7 + 7 * MAX_VARIATION_DEPTH,
+                "the first '(' too many"
+            );
+            assert!(e.to_string().contains("nested deeper than 100"), "{e}");
+            assert_eq!(games[1].as_ref().unwrap().tag("Event"), Some("next"));
+        }
     }
 }

@@ -320,7 +320,13 @@ fn iterate(
         }
         if !w.control.pondering() {
             if let Some(b) = w.budget {
-                let soft = b.soft.as_secs_f64() * stability_factor;
+                // A fixed move time is the user's to spend whole (UCI `movetime`: "search
+                // exactly"); only a clock's soft limit stretches and shrinks with stability.
+                let soft = if w.limits.movetime.is_some() {
+                    b.soft.as_secs_f64()
+                } else {
+                    b.soft.as_secs_f64() * stability_factor
+                };
                 // A forced move saves clock time; a fixed move time is the user's to spend.
                 if root_moves.len() == 1 && depth >= 4 && w.limits.movetime.is_none() {
                     break;

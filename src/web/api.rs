@@ -23,6 +23,13 @@ type Shared = State<Arc<AppState>>;
 /// An error answered as `{"error": "..."}` with a status.
 pub struct ApiError(StatusCode, String);
 
+impl ApiError {
+    /// A 500 with this message.
+    pub fn internal(msg: &str) -> ApiError {
+        ApiError(StatusCode::INTERNAL_SERVER_ERROR, msg.into())
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         (self.0, Json(serde_json::json!({ "error": self.1 }))).into_response()
@@ -368,20 +375,55 @@ fn try_acquire(state: &Arc<AppState>) -> Result<tokio::sync::OwnedSemaphorePermi
         .map_err(|_| all_busy(StatusCode::TOO_MANY_REQUESTS))
 }
 
-/// Runs `f` with a pooled searcher on a blocking thread and puts the searcher back.
-async fn with_searcher<T: Send + 'static>(
+/// Runs a closure when dropped, unless disarmed: a request's future owns one, so that when the
+/// client goes away (hyper drops the future) the work done for it is cancelled at once.
+struct OnDrop(Option<Box<dyn FnOnce() + Send>>);
+
+impl OnDrop {
+    fn new(f: impl FnOnce() + Send + 'static) -> OnDrop {
+        OnDrop(Some(Box::new(f)))
+    }
+    /// The work finished: nothing to cancel.
+    fn disarm(mut self) {
+        self.0 = None;
+    }
+}
+
+impl Drop for OnDrop {
+    fn drop(&mut self) {
+        if let Some(f) = self.0.take() {
+            f();
+        }
+    }
+}
+
+/// A pooled searcher, ready for a new job: its stop and ponder flags are cleared, since the
+/// last job may have been stopped (a closed stream) and a stop left set would end this one at
+/// once.
+fn take_searcher(state: &AppState) -> Searcher {
+    // A permit guarantees a pooled searcher; one is made if a panic ever lost one.
+    let searcher = state
+        .searchers
+        .lock()
+        .ok()
+        .and_then(|mut s| s.pop())
+        .unwrap_or_else(|| Searcher::new(super::SEARCHER_HASH_MIB));
+    let control = searcher.control();
+    control.reset();
+    control.set_pondering(false);
+    searcher
+}
+
+/// Runs `f` with `searcher` on a blocking thread, then puts the searcher back in the pool and
+/// frees the permit, on that thread: whether or not anyone still awaits the result. A panic
+/// in `f` loses the searcher (it is remade on demand) and answers 500.
+async fn run_searcher<T: Send + 'static>(
     state: Arc<AppState>,
     permit: tokio::sync::OwnedSemaphorePermit,
+    mut searcher: Searcher,
     f: impl FnOnce(&mut Searcher) -> T + Send + 'static,
 ) -> Result<T, ApiError> {
     tokio::task::spawn_blocking(move || {
-        // A permit guarantees a pooled searcher; one is made if a panic ever lost one.
-        let mut searcher = state
-            .searchers
-            .lock()
-            .ok()
-            .and_then(|mut s| s.pop())
-            .unwrap_or_else(|| Searcher::new(super::SEARCHER_HASH_MIB));
         let out = f(&mut searcher);
         if let Ok(mut s) = state.searchers.lock() {
             s.push(searcher);
@@ -393,7 +435,39 @@ async fn with_searcher<T: Send + 'static>(
     .map_err(|_| internal())
 }
 
-/// `POST /api/games/{id}/bot {elo?, movetime?}`: the engine plays the side to move.
+/// Clears a game's `busy` mark when dropped, however the search for it ends (a panic
+/// included), unless it was cleared already through a held lock ([`BusyGuard::clear`]).
+struct BusyGuard {
+    state: Arc<AppState>,
+    id: u64,
+    armed: bool,
+}
+
+impl BusyGuard {
+    /// Clears the mark through the games' lock that the caller holds.
+    fn clear(mut self, games: &mut std::collections::HashMap<u64, StoredGame>) {
+        if let Some(g) = games.get_mut(&self.id) {
+            g.busy = false;
+        }
+        self.armed = false;
+    }
+}
+
+impl Drop for BusyGuard {
+    fn drop(&mut self) {
+        if !self.armed {
+            return;
+        }
+        if let Ok(mut games) = self.state.games.lock() {
+            if let Some(g) = games.get_mut(&self.id) {
+                g.busy = false;
+            }
+        }
+    }
+}
+
+/// `POST /api/games/{id}/bot {elo?, movetime?}`: the engine plays the side to move. If the
+/// client goes away while the engine thinks, the search stops and no move is played.
 async fn bot_move(
     State(state): Shared,
     Path(id): Path<u64>,
@@ -416,13 +490,12 @@ async fn bot_move(
         Ok(game.clone())
     })?;
     set_busy(&state, id, true)?;
-    let permit = match acquire(&state, Duration::from_secs(10)).await {
-        Ok(p) => p,
-        Err(e) => {
-            set_busy(&state, id, false)?;
-            return Err(e);
-        }
+    let busy = BusyGuard {
+        state: Arc::clone(&state),
+        id,
+        armed: true,
     };
+    let permit = acquire(&state, Duration::from_secs(10)).await?;
     // A rating sets its own thinking time, the one its level was measured at.
     let movetime = match req.elo {
         Some(_) => skill::ELO_MOVETIME_MS,
@@ -435,35 +508,43 @@ async fn bot_move(
         multipv: 1,
         ..Limits::default()
     };
-    let searched = with_searcher(Arc::clone(&state), permit, move |s| {
-        s.search(&game, &limits, &mut |_: &Report| {})
+    let searcher = take_searcher(&state);
+    let control = searcher.control();
+    let cancel = OnDrop::new(move || control.stop());
+    let games = Arc::clone(&state);
+    let played = run_searcher(Arc::clone(&state), permit, searcher, move |s| {
+        let result = s.search(&game, &limits, &mut |_: &Report| {});
+        // The move is played here, not after the await: a client that left must not leave the
+        // game marked busy, and a search it cut short must not play a hurried move.
+        let cancelled = s.control().stopped();
+        let mut games = games.games.lock().map_err(|_| internal())?;
+        busy.clear(&mut games);
+        if cancelled {
+            return Err(ApiError(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the search was cancelled".into(),
+            ));
+        }
+        let g = games.get_mut(&id).ok_or_else(|| unknown(id))?;
+        g.last_used = Instant::now();
+        let best = result
+            .best
+            .ok_or_else(|| bad("no legal move".to_string()))?;
+        let before = *g.game.board();
+        g.game.push(best).map_err(|e| bad(e.to_string()))?;
+        Ok(BotView {
+            bot: BotMove {
+                uci: before.uci_move(best, false),
+                san: before.san(best),
+                score: result.score.to_string(),
+                depth: result.depth,
+            },
+            game: game_view(id, &g.game),
+        })
     })
     .await;
-    let result = match searched {
-        Ok(r) => r,
-        Err(e) => {
-            set_busy(&state, id, false)?;
-            return Err(e);
-        }
-    };
-    let mut games = state.games.lock().map_err(|_| internal())?;
-    let g = games.get_mut(&id).ok_or_else(|| unknown(id))?;
-    g.busy = false;
-    g.last_used = Instant::now();
-    let best = result
-        .best
-        .ok_or_else(|| bad("no legal move".to_string()))?;
-    let before = *g.game.board();
-    g.game.push(best).map_err(|e| bad(e.to_string()))?;
-    Ok(Json(BotView {
-        bot: BotMove {
-            uci: before.uci_move(best, false),
-            san: before.san(best),
-            score: result.score.to_string(),
-            depth: result.depth,
-        },
-        game: game_view(id, &g.game),
-    }))
+    cancel.disarm();
+    Ok(Json(played??))
 }
 
 fn set_busy(state: &AppState, id: u64, busy: bool) -> Result<(), ApiError> {
@@ -534,7 +615,12 @@ async fn analysis(
     let (tx, rx) = tokio::sync::mpsc::channel::<(&'static str, String)>(64);
     let game = Game::new(board);
     let white = board.side_to_move() == crate::chess::Color::White;
-    let job = with_searcher(Arc::clone(&state), permit, move |s| {
+    let searcher = take_searcher(&state);
+    let control = searcher.control();
+    // The stream owns this: when the page closes it, the search stops at once, not at its next
+    // report (which a deep iteration may take seconds to send).
+    let cancel = OnDrop::new(move || control.stop());
+    let job = run_searcher(Arc::clone(&state), permit, searcher, move |s| {
         let control = s.control();
         let limits = Limits {
             movetime: Some(movetime),
@@ -569,7 +655,8 @@ async fn analysis(
         let _ = tx.blocking_send(("done", serde_json::json!({ "bestmove": best }).to_string()));
     });
     tokio::spawn(job);
-    let stream = ReceiverStream::new(rx).map(|(kind, data)| {
+    let stream = ReceiverStream::new(rx).map(move |(kind, data)| {
+        let _owned_by_the_stream = &cancel;
         Ok::<Event, std::convert::Infallible>(Event::default().event(kind).data(data))
     });
     Ok(Sse::new(stream)
@@ -659,6 +746,13 @@ async fn analyse_pgn(
     let movetime = req.movetime.unwrap_or(100).clamp(10, 2000);
     let permit = try_acquire(&state)?;
     let view = pgn_view(&pgn);
+    let interrupt = crate::tools::analyze::run::Interrupt::default();
+    // A client that leaves cancels the whole analysis: its searchers stop now and the permit
+    // comes back, rather than after up to 600 positions.
+    let cancel = {
+        let interrupt = interrupt.clone();
+        OnDrop::new(move || interrupt.trigger())
+    };
     let report = tokio::task::spawn_blocking(move || {
         let opts = crate::tools::analyze::Options {
             limits: Limits {
@@ -670,14 +764,21 @@ async fn analyse_pgn(
             hash_mib: super::SEARCHER_HASH_MIB,
             net: Some(crate::eval::nnue::default_net()),
         };
-        let stop = std::sync::atomic::AtomicBool::new(false);
-        let controls = std::sync::Mutex::new(Vec::new());
-        let infos =
-            crate::tools::analyze::analyse_positions(&pgn, &opts, &stop, &controls, &|_| {});
+        let infos = crate::tools::analyze::analyse_positions(
+            &pgn,
+            &opts,
+            &interrupt.stop,
+            &interrupt.controls,
+            &|_| {},
+        );
         drop(permit);
         crate::tools::analyze::GameReport::new(1, &pgn, &infos, None)
     })
     .await
-    .map_err(|_| internal())?;
-    Ok(Json(AnalysedView { game: view, report }))
+    .map_err(|_| internal());
+    cancel.disarm();
+    Ok(Json(AnalysedView {
+        game: view,
+        report: report?,
+    }))
 }

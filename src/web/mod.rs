@@ -11,9 +11,11 @@ mod assets;
 
 use crate::chess::{Color, Game};
 use crate::search::Searcher;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
 
 /// Games kept at most; the least recently used goes when a new one would exceed this.
@@ -70,13 +72,71 @@ fn color_name(c: Color) -> &'static str {
     }
 }
 
+/// The longest a client may take to send a request's headers; a connection that sends none
+/// for this long (idle keep-alive included) is closed, so slow sockets cannot pile up.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// Connections served at once; more wait in the kernel's accept queue.
+const MAX_CONNECTIONS: usize = 512;
+
 /// The app's router, with its state (exposed for tests that call it without a network).
 pub fn router(state: Arc<AppState>) -> axum::Router {
-    api::routes()
-        .merge(assets::routes())
-        .fallback(assets::not_found)
-        .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
-        .with_state(state)
+    hardened(
+        api::routes()
+            .merge(assets::routes())
+            .fallback(assets::not_found)
+            .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
+            .with_state(state),
+    )
+}
+
+/// The layers every response goes through: an error of any origin (a handler, an extractor's
+/// rejection, a method not allowed) is answered as `{"error": …}`, and a panic in a handler
+/// becomes a 500 with a JSON error while the server goes on serving. The release build unwinds
+/// on panic (`Cargo.toml`) so that this layer can catch one; public so that tests can put a
+/// panicking route behind the same layers.
+pub fn hardened(router: axum::Router) -> axum::Router {
+    router
+        .layer(axum::middleware::map_response(errors_as_json))
+        .layer(tower_http::catch_panic::CatchPanicLayer::custom(
+            |_: Box<dyn std::any::Any + Send>| {
+                api::ApiError::internal("internal error (the request was abandoned)")
+                    .into_response()
+            },
+        ))
+}
+
+/// Rewrites an error response that is not JSON (extractors and the router answer plain text)
+/// as `{"error": "<its text>"}`, keeping its status and headers (`Allow` for a 405).
+async fn errors_as_json(res: Response) -> Response {
+    let status = res.status();
+    let is_json = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return res;
+    }
+    let (parts, body) = res.into_parts();
+    // Rejection texts are a line or two; anything longer is cut.
+    let text = axum::body::to_bytes(body, 4096)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .unwrap_or_default();
+    let message = if text.is_empty() {
+        status
+            .canonical_reason()
+            .unwrap_or("error")
+            .to_ascii_lowercase()
+    } else {
+        text
+    };
+    let mut out = (status, axum::Json(serde_json::json!({ "error": message }))).into_response();
+    for (name, value) in &parts.headers {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            out.headers_mut().insert(name.clone(), value.clone());
+        }
+    }
+    out
 }
 
 /// Serves the app on `host:port` until the process ends; prints the URL, and opens it in a
@@ -103,10 +163,41 @@ pub fn serve(host: &str, port: u16, open: bool) -> Result<(), String> {
         }
         let engines = std::thread::available_parallelism().map_or(1, |n| n.get());
         let app = router(AppState::new(engines));
-        axum::serve(listener, app)
-            .await
-            .map_err(|e| format!("server error: {e}"))
+        accept_loop(listener, app).await;
+        Ok(())
     })
+}
+
+/// Serves connections until the process ends. Each connection is HTTP/1.1 with a deadline for
+/// its headers ([`HEADER_TIMEOUT`]); at most [`MAX_CONNECTIONS`] are served at once. When a
+/// client goes away, hyper drops its request's future, which cancels the work done for it.
+async fn accept_loop(listener: tokio::net::TcpListener, app: axum::Router) {
+    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    loop {
+        let Ok(slot) = Arc::clone(&slots).acquire_owned().await else {
+            return;
+        };
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(_) => {
+                // Out of file descriptors or a connection reset before it was accepted: the
+                // listener itself is fine; wait a moment rather than spin.
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let mut http = hyper::server::conn::http1::Builder::new();
+            http.timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT);
+            // An error here is one connection's (a reset, a timeout): nothing to report.
+            let _ = http
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                .await;
+            drop(slot);
+        });
+    }
 }
 
 /// Asks the desktop to open `url`; failing to is not an error (the URL is printed).
