@@ -271,7 +271,6 @@ fn bad_input_keeps_the_engine_usable() {
         "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e4 e7e5 e1e3",
         "position startpos moves e2e4 zz99",
         "position",
-        "go depth banana",
         "setoption name NoSuchOption value 3",
         "setoption name Hash value 999999999",
         "setoption name Hash value -5",
@@ -280,7 +279,7 @@ fn bad_input_keeps_the_engine_usable() {
         "stop",
         "ponderhit",
         "debug maybe",
-        "go fast",
+        "go perft banana",
     ];
     for b in bad {
         e.send(b);
@@ -294,31 +293,79 @@ fn bad_input_keeps_the_engine_usable() {
         .count();
     assert!(strings >= 12, "{:?}", e.seen);
     assert!(e.seen.iter().any(|l| l.contains("unknown command: xyzzy")));
-    assert!(e
-        .seen
-        .iter()
-        .any(|l| l.contains("illegal move e1e3") && l.contains("position unchanged")));
-    // After a bad position the previous (start) position is still in force.
+    assert!(e.seen.iter().any(|l| l.contains("illegal move e1e3")
+        && l.contains("the moves before it were played, the rest ignored")));
+    // The legal prefix of the last position with moves is in force (e2e4 before zz99); the
+    // bare `position` after it changed nothing.
     e.send("d");
     e.expect(
-        "Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
         10 * SEC,
     );
-    // go before any good position searches the start position.
-    e.send("go depth 3");
+    // A go with parameters that cannot be read still searches, says what it ignored, and
+    // answers: with no limit left it is infinite, so `stop` ends it.
+    e.send("go depth banana");
+    e.expect(
+        "info string go depth needs a number, not \"banana\"; ignored",
+        10 * SEC,
+    );
+    e.send("stop");
     let (best, _) = e.expect("bestmove", 10 * SEC);
     assert_ne!(best, "bestmove (none)");
-    // A position sent mid-search does not disturb it.
+    e.send("go fast depth 2");
+    e.expect(
+        "info string unknown go parameter \"fast\"; ignored",
+        10 * SEC,
+    );
+    e.expect("bestmove", 10 * SEC);
+    // A go during a search: the running one answers first, then the new one.
     e.send("go infinite");
     e.send("position startpos moves d2d4");
-    e.send("go depth 2");
-    e.send("stop");
-    e.expect("bestmove", SEC);
     e.send("go depth 1");
-    let (best, _) = e.expect("bestmove", 10 * SEC);
-    // The new position (after d2d4) is in force: Black moves.
-    let mv = best.split_whitespace().nth(1).unwrap();
+    e.expect(
+        "info string a new go stops the search (or perft or bench) that was running",
+        10 * SEC,
+    );
+    let (first, _) = e.expect("bestmove", 10 * SEC);
+    // The first answer is for the old position (Black to move after e2e4).
+    let mv = first.split_whitespace().nth(1).unwrap();
     assert!(mv.ends_with('6') || mv.ends_with('5'), "{mv}");
+    let (second, _) = e.expect("bestmove", 10 * SEC);
+    let mv = second.split_whitespace().nth(1).unwrap();
+    assert!(mv.ends_with('6') || mv.ends_with('5'), "{mv}");
+    // Nothing more: exactly one bestmove per go.
+    e.send("isready");
+    e.expect("readyok", 10 * SEC);
+    let bestmoves = e.seen.iter().filter(|l| l.starts_with("bestmove")).count();
+    assert_eq!(bestmoves, 4, "{:?}", e.seen);
+    e.quit();
+}
+
+#[test]
+fn illegal_searchmoves_are_skipped_and_moves_after_the_end_refused() {
+    let mut e = Engine::start();
+    // Stockfish answers g1f3 here: the illegal e2e5 and the word xx are skipped.
+    e.send("go depth 6 searchmoves e2e5 g1f3 xx");
+    e.expect(
+        "info string searchmoves e2e5 is not a legal move here; skipped",
+        10 * SEC,
+    );
+    e.expect(
+        "info string searchmoves xx is not a legal move here; skipped",
+        10 * SEC,
+    );
+    let (best, _) = e.expect("bestmove", 30 * SEC);
+    assert!(best.starts_with("bestmove g1f3"), "{best}");
+    // Fool's mate, then a move: the game is over, so the move is refused, the mate kept, and
+    // the answer is `bestmove (none)`, as Stockfish gives.
+    e.send("position startpos moves f2f3 e7e5 g2g4 d8h4 a2a3");
+    e.expect(
+        "info string illegal move a2a3 (move 5 of the list)",
+        10 * SEC,
+    );
+    e.send("go depth 3");
+    let (best, _) = e.expect("bestmove", 10 * SEC);
+    assert_eq!(best, "bestmove (none)");
     e.quit();
 }
 
@@ -469,10 +516,14 @@ fn perft_and_bench_leave_the_input_thread_free() {
     std::thread::sleep(Duration::from_millis(200));
     e.send("isready");
     e.expect("readyok", 2 * SEC);
+    // A go stops the perft (every go is answered, so it cannot be refused) and searches.
     e.send("go depth 3");
-    e.expect("info string a search is already running", SEC);
-    e.send("stop");
-    e.expect("info string perft stopped", 2 * SEC);
+    e.expect(
+        "info string a new go stops the search (or perft or bench) that was running",
+        10 * SEC,
+    );
+    e.expect("info string perft stopped", 10 * SEC);
+    e.expect("bestmove", 10 * SEC);
     assert!(!e.seen.iter().any(|l| l.starts_with("Nodes searched")));
     e.send("bench 30");
     std::thread::sleep(Duration::from_millis(200));

@@ -13,8 +13,9 @@ pub enum Command {
     IsReady,
     /// `ucinewgame`
     NewGame,
-    /// `position …`, already applied to a fresh game.
-    Position(Box<Game>),
+    /// `position …`, already applied to a fresh game: every legal move of the list up to the
+    /// first that is not, which `problem` then names (the rest of the list is ignored).
+    Position(Box<Game>, Option<UciError>),
     /// `go …`
     Go(Box<GoArgs>),
     /// `go perft N`
@@ -71,9 +72,27 @@ pub struct GoArgs {
     pub ponder: bool,
     /// Root moves to restrict the search to, as sent.
     pub searchmoves: Vec<String>,
+    /// What was ignored (unknown parameters, numbers that are not numbers), to report with
+    /// `info string`: a `go` always searches and always answers `bestmove`.
+    pub ignored: Vec<String>,
 }
 
 impl GoArgs {
+    /// The `searchmoves` legal in `board`, and the ones that are not (as sent). When none is
+    /// legal, the list is empty, which means every move.
+    pub fn legal_searchmoves(&self, board: &Board) -> (Vec<crate::chess::Move>, Vec<String>) {
+        let mut legal = Vec::new();
+        let mut bad = Vec::new();
+        for m in &self.searchmoves {
+            match board.parse_uci(m) {
+                Ok(mv) if !legal.contains(&mv) => legal.push(mv),
+                Ok(_) => {}
+                Err(_) => bad.push(m.clone()),
+            }
+        }
+        (legal, bad)
+    }
+
     /// The search limits for `board` (clock of its side to move), `multipv` lines.
     pub fn limits(&self, board: &Board, multipv: usize) -> Limits {
         let white = board.side_to_move() == crate::chess::Color::White;
@@ -87,11 +106,7 @@ impl GoArgs {
             inc_ms: inc.unwrap_or(0),
             moves_to_go: self.movestogo.filter(|&m| m > 0),
         });
-        let searchmoves = self
-            .searchmoves
-            .iter()
-            .filter_map(|m| board.parse_uci(m).ok())
-            .collect();
+        let searchmoves = self.legal_searchmoves(board).0;
         // With no limit at all, `go` searches until `stop`, as Stockfish does.
         let nothing = self.depth.is_none()
             && self.nodes.is_none()
@@ -126,8 +141,8 @@ pub enum UciError {
     /// `position` with a bad FEN.
     #[error("bad FEN: {0}")]
     Fen(String),
-    /// `position` with an illegal or malformed move.
-    #[error("illegal move {mv} (move {index} of the list) in position {fen}; position unchanged")]
+    /// `position` with an illegal or malformed move: the moves before it were played.
+    #[error("illegal move {mv} (move {index} of the list) in position {fen}; the moves before it were played, the rest ignored")]
     Move {
         /// The move as sent.
         mv: String,
@@ -141,7 +156,9 @@ pub enum UciError {
     Syntax(String),
 }
 
-fn parse_position(words: &[&str]) -> Result<Game, UciError> {
+/// Parses `position …`: a bad start (no `startpos`, a bad FEN) is an error; an illegal move in
+/// the list ends it there, as Stockfish does, and is returned beside the game.
+fn parse_position(words: &[&str]) -> Result<(Game, Option<UciError>), UciError> {
     let moves_at = words.iter().position(|&w| w == "moves");
     let (setup, moves) = match moves_at {
         Some(i) => (&words[..i], &words[i + 1..]),
@@ -162,66 +179,96 @@ fn parse_position(words: &[&str]) -> Result<Game, UciError> {
     };
     let mut game = Game::new(board);
     for (i, m) in moves.iter().enumerate() {
-        let mv = game.board().parse_uci(m).map_err(|_| UciError::Move {
-            mv: m.to_string(),
-            index: i + 1,
-            fen: game.board().to_fen(),
-        })?;
+        // After mate or stalemate no move is legal, so the first move after the end stops
+        // the list. (A draw by repetition or the 50-move rule is the players' to claim: GUIs
+        // send the moves after it, and so they are played.)
+        let Ok(mv) = game.board().parse_uci(m) else {
+            let problem = UciError::Move {
+                mv: m.to_string(),
+                index: i + 1,
+                fen: game.board().to_fen(),
+            };
+            return Ok((game, Some(problem)));
+        };
         // parse_uci only returns legal moves, so push cannot fail here.
         let _ = game.push(mv);
     }
-    Ok(game)
+    Ok((game, None))
 }
 
-fn number<T: std::str::FromStr>(key: &str, v: Option<&&str>) -> Result<T, UciError> {
-    v.and_then(|s| s.parse().ok())
-        .ok_or_else(|| UciError::Syntax(format!("go {key} needs a number")))
-}
+/// The words that start a `go` parameter.
+const GO_KEYWORDS: [&str; 13] = [
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+    "perft",
+];
 
 /// A whole number of any size, saturated into ±2^40 (times) or 0..2^40 (counts): a GUI that
-/// sends `wtime 99999999999999999999` means "a lot", not an error.
-fn bounded(key: &str, v: Option<&&str>) -> Result<i64, UciError> {
+/// sends `wtime 99999999999999999999` means "a lot", not an error. `None` if it is not a
+/// number at all.
+fn bounded(s: &str) -> Option<i64> {
     const LIMIT: i64 = crate::search::time::MAX_CLOCK_MS;
-    let s = v.ok_or_else(|| UciError::Syntax(format!("go {key} needs a number")))?;
     let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(UciError::Syntax(format!(
-            "go {key} needs a number, not {s:?}"
-        )));
+        return None;
     }
     let magnitude = digits.parse::<i64>().unwrap_or(i64::MAX).min(LIMIT);
-    Ok(if s.starts_with('-') {
+    Some(if s.starts_with('-') {
         -magnitude
     } else {
         magnitude
     })
 }
 
+/// Parses `go …`. Only `go perft` with a bad depth is an error (it is not a search); anything
+/// else unreadable is skipped and listed in `ignored`, so that every `go` gets its `bestmove`.
 fn parse_go(words: &[&str]) -> Result<Command, UciError> {
     let mut g = GoArgs::default();
     let mut i = 0;
     while i < words.len() {
         let key = words[i];
-        let val = words.get(i + 1);
+        let val = words.get(i + 1).copied();
         match key {
             "perft" => {
-                let d: u32 = number(key, val)?;
+                let d: u32 = val.and_then(|v| v.parse().ok()).ok_or_else(|| {
+                    UciError::Syntax("go perft needs a depth (a whole number)".to_string())
+                })?;
                 return Ok(Command::Perft(d.min(12)));
             }
             "infinite" => g.infinite = true,
             "ponder" => g.ponder = true,
+            // Every word up to the next parameter is a move: the illegal ones are reported
+            // and skipped when the position is known.
             "searchmoves" => {
-                while let Some(m) = words.get(i + 1) {
-                    if m.len() < 4 || m.len() > 5 || !m.as_bytes()[1].is_ascii_digit() {
-                        break;
-                    }
+                while let Some(m) = words.get(i + 1).filter(|w| !GO_KEYWORDS.contains(w)) {
                     g.searchmoves.push(m.to_string());
                     i += 1;
                 }
             }
             "depth" | "nodes" | "mate" | "movetime" | "wtime" | "btime" | "winc" | "binc"
             | "movestogo" => {
-                let n = bounded(key, val)?;
+                let Some(n) = val.and_then(bounded) else {
+                    match val.filter(|v| !GO_KEYWORDS.contains(v)) {
+                        Some(v) => {
+                            g.ignored
+                                .push(format!("go {key} needs a number, not {v:?}"));
+                            i += 1;
+                        }
+                        None => g.ignored.push(format!("go {key} needs a number")),
+                    }
+                    i += 1;
+                    continue;
+                };
                 let pos = |n: i64| n.max(0) as u64;
                 match key {
                     "depth" => g.depth = Some(pos(n).min(1000) as u32),
@@ -236,7 +283,7 @@ fn parse_go(words: &[&str]) -> Result<Command, UciError> {
                 }
                 i += 1;
             }
-            other => return Err(UciError::Syntax(format!("unknown go parameter {other:?}"))),
+            other => g.ignored.push(format!("unknown go parameter {other:?}")),
         }
         i += 1;
     }
@@ -273,7 +320,9 @@ pub fn parse(line: &str) -> Result<Command, UciError> {
         "uci" => Ok(Command::Uci),
         "isready" => Ok(Command::IsReady),
         "ucinewgame" => Ok(Command::NewGame),
-        "position" => parse_position(rest).map(|g| Command::Position(Box::new(g))),
+        "position" => {
+            parse_position(rest).map(|(g, problem)| Command::Position(Box::new(g), problem))
+        }
         "go" => parse_go(rest),
         "stop" => Ok(Command::Stop),
         "ponderhit" => Ok(Command::PonderHit),
@@ -304,13 +353,25 @@ mod tests {
         assert_eq!(parse(""), Ok(Command::Empty));
         assert!(matches!(parse("xyzzy"), Err(UciError::Unknown(_))));
         match parse("position startpos moves e2e4 e7e5") {
-            Ok(Command::Position(g)) => assert_eq!(g.moves().len(), 2),
+            Ok(Command::Position(g, None)) => assert_eq!(g.moves().len(), 2),
             other => panic!("{other:?}"),
         }
-        assert!(matches!(
-            parse("position startpos moves e2e4 e2e4"),
-            Err(UciError::Move { index: 2, .. })
-        ));
+        // The legal prefix is played and the first illegal move named.
+        match parse("position startpos moves e2e4 e2e4 e7e5") {
+            Ok(Command::Position(g, Some(UciError::Move { index: 2, .. }))) => {
+                assert_eq!(g.moves().len(), 1)
+            }
+            other => panic!("{other:?}"),
+        }
+        // A move after mate is refused even though it would be legal on the board.
+        match parse("position startpos moves f2f3 e7e5 g2g4 d8h4 a2a3") {
+            Ok(Command::Position(g, Some(UciError::Move { index: 5, mv, .. }))) => {
+                assert_eq!(mv, "a2a3");
+                assert_eq!(g.moves().len(), 4);
+                assert!(g.outcome().is_some());
+            }
+            other => panic!("{other:?}"),
+        }
         assert!(matches!(
             parse("position fen 8/8/8 w - - 0 1"),
             Err(UciError::Fen(_))
@@ -325,7 +386,28 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(parse("go perft 3"), Ok(Command::Perft(3)));
-        assert!(matches!(parse("go depth x"), Err(UciError::Syntax(_))));
+        // Whatever cannot be read is ignored and named; the search still happens.
+        match parse("go depth x nodes movetime 50 fast searchmoves e2e5 g1f3 xx wtime 9") {
+            Ok(Command::Go(g)) => {
+                assert_eq!((g.depth, g.nodes, g.movetime), (None, None, Some(50)));
+                assert_eq!(g.wtime, Some(9));
+                assert_eq!(g.searchmoves, ["e2e5", "g1f3", "xx"]);
+                assert_eq!(
+                    g.ignored,
+                    [
+                        "go depth needs a number, not \"x\"",
+                        "go nodes needs a number",
+                        "unknown go parameter \"fast\""
+                    ]
+                );
+                let b = Board::startpos();
+                let (legal, bad) = g.legal_searchmoves(&b);
+                assert_eq!(legal, [b.parse_uci("g1f3").unwrap()]);
+                assert_eq!(bad, ["e2e5", "xx"]);
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(parse("go perft x"), Err(UciError::Syntax(_))));
         assert_eq!(
             parse("setoption name Clear Hash"),
             Ok(Command::SetOption {

@@ -259,16 +259,32 @@ impl Engine {
                     s.clear();
                 }
             }
-            Command::Position(game) => {
+            Command::Position(game, problem) => {
+                if let Some(p) = problem {
+                    send(&format!("info string {p}"));
+                }
                 // A running search has its own copy; the new position is for the next `go`.
                 self.game = *game;
             }
             Command::Go(args) => {
                 if self.searching() {
-                    send("info string a search is already running; send stop first");
-                } else {
-                    self.go(&args);
+                    // Every `go` gets one `bestmove`: the running search gives its own now.
+                    send("info string a new go stops the search (or perft or bench) that was running");
+                    self.stop_and_wait();
                 }
+                for what in &args.ignored {
+                    send(&format!("info string {what}; ignored"));
+                }
+                let (legal, bad) = args.legal_searchmoves(self.game.board());
+                for m in &bad {
+                    send(&format!(
+                        "info string searchmoves {m} is not a legal move here; skipped"
+                    ));
+                }
+                if legal.is_empty() && !bad.is_empty() {
+                    send("info string no legal move in searchmoves; searching every move");
+                }
+                self.go(&args);
             }
             Command::Perft(depth) => {
                 if self.searching() {
