@@ -7,6 +7,7 @@
 
 pub mod chess;
 pub mod eval;
+pub mod files;
 pub mod search;
 pub mod syzygy;
 pub mod tools;

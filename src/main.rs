@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand};
 use fianchetto::chess::Board;
 use fianchetto::tools;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -292,9 +292,50 @@ fn fail(msg: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// `fianchetto syzygy`: answers every line, then fails (exit 1) if any was not a position.
+fn syzygy(path: &str, fen: Option<&str>) -> ExitCode {
+    let tb = match fianchetto::syzygy::Tablebases::open(path) {
+        Ok((tb, warnings)) => {
+            for w in warnings {
+                eprintln!("warning: {w}");
+            }
+            tb
+        }
+        Err(e) => return fail(&e.to_string()),
+    };
+    let mut stdout = std::io::stdout().lock();
+    let mut out = |line: &str| writeln!(stdout, "{line}").is_ok();
+    let mut warn = |w: &str| eprintln!("warning: {w}");
+    let stdin = std::io::stdin();
+    match tools::syzygy::run(&tb, fen, &mut stdin.lock(), &mut out, &mut warn) {
+        Ok(s) if s.bad == 0 => ExitCode::SUCCESS,
+        Ok(s) => {
+            eprintln!(
+                "error: {} of {} lines were not positions (each is answered with its error)",
+                s.bad,
+                s.bad + s.probed
+            );
+            ExitCode::FAILURE
+        }
+        Err(e) => fail(&e.to_string()),
+    }
+}
+
+/// Reads a text file the user named (a regular file, bounded); bytes that are not UTF-8 are
+/// replaced, so that a stray Latin-1 comment costs only its line.
+fn read_text(path: &str) -> Result<String, String> {
+    fianchetto::files::read_bounded(
+        std::path::Path::new(path),
+        fianchetto::files::TEXT_LIMIT,
+        "text file",
+    )
+    .map(|b| String::from_utf8_lossy(&b).into_owned())
+    .map_err(|e| e.to_string())
+}
+
 /// Reads start positions, one FEN or EPD record a line (blank lines and `#` comments skipped).
 fn read_openings(path: &str) -> Result<Vec<Board>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let text = read_text(path)?;
     let mut boards = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -432,7 +473,7 @@ fn main() -> ExitCode {
                 Err(e) => fail(&e),
             }
         }
-        Some(Command::Syzygy { path, fen }) => tools::syzygy::run(&path, fen.as_deref()),
+        Some(Command::Syzygy { path, fen }) => syzygy(&path, fen.as_deref()),
         Some(Command::Epd {
             file,
             movetime,
@@ -447,9 +488,9 @@ fn main() -> ExitCode {
                 (Some(ms), _, _) => EpdLimit::Movetime(ms.max(1)),
                 _ => EpdLimit::Movetime(1000),
             };
-            let text = match std::fs::read_to_string(&file) {
+            let text = match read_text(&file) {
                 Ok(t) => t,
-                Err(e) => return fail(&format!("cannot read {file}: {e}")),
+                Err(e) => return fail(&e),
             };
             match tools::epd::run(&text, limit, hash.clamp(1, 65536), &mut |l| println!("{l}")) {
                 Ok(_) => ExitCode::SUCCESS,

@@ -199,10 +199,12 @@ fn bad_files_get_clear_errors() {
         .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
         .collect();
     std::fs::write(&binary, bytes).unwrap();
+    // Recognised as binary at once: one line, status 2, nothing analysed.
     let o = run(&["analyze", binary.to_str().unwrap(), "--depth", "1"]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("game 1, line "), "{err}");
+    assert!(err.contains("is not a PGN file: a NUL byte"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
 
     let o = run(&["analyze", "/nonexistent/x.pgn"]);
     assert_eq!(o.status.code(), Some(2));

@@ -208,3 +208,115 @@ fn book_lists_moves_and_refuses_a_file_that_is_not_a_book() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("is not a Polyglot book"));
 }
+
+/// Runs the binary with `input` on standard input.
+fn run_with_input(args: &[&str], input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fianchetto"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn special_files_are_refused_before_reading() {
+    // /dev/zero never ends: reading it ran out of memory before.
+    for args in [
+        &["analyze", "/dev/zero"][..],
+        &["epd", "/dev/zero"],
+        &["perft", "--suite", "/dev/zero"],
+        &["datagen", "--stats", "/dev/zero"],
+        &["analyze", "/"],
+    ] {
+        let o = run(args);
+        assert!(!o.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("not a regular file"), "{args:?}: {err}");
+    }
+    let o = run_with_input(
+        &["uci"],
+        b"setoption name EvalFile value /dev/zero\nsetoption name BookFile value /dev/zero\nisready\nquit\n",
+    );
+    let out = stdout(&o);
+    assert!(
+        out.contains("EvalFile /dev/zero not loaded: /dev/zero is a character device"),
+        "{out}"
+    );
+    assert!(
+        out.contains("BookFile not loaded: /dev/zero is a character device"),
+        "{out}"
+    );
+    assert!(out.contains("readyok"));
+}
+
+#[test]
+fn syzygy_answers_every_line_and_fails_on_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_str().unwrap();
+    let o = run(&["syzygy", "--path", path, "--fen", "garbage"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).starts_with("garbage | error: "),
+        "{}",
+        stdout(&o)
+    );
+    // A line that is not UTF-8 is answered in place (it stopped the prober silently before),
+    // and the lines after it are still probed.
+    let o = run_with_input(
+        &["syzygy", "--path", path],
+        b"8/8/8/8/8/8/8/K1k5 w - - 0 1\n\xff\xfe\n8/8/8/8/8/8/8/K1k5 b - - 0 1\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[1].starts_with("line 2 | error: not UTF-8"), "{out}");
+    assert!(lines[2].starts_with("8/8/8/8/8/8/8/K1k5 b"), "{out}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("1 of 3 lines were not positions"), "{err}");
+    // Good input only: success.
+    let o = run_with_input(
+        &["syzygy", "--path", path],
+        b"8/8/8/8/8/8/8/K1k5 w - - 0 1\n",
+    );
+    assert!(o.status.success());
+}
+
+#[test]
+fn analyze_recognises_a_binary_file_and_counts_what_it_cannot_read() {
+    let exe = env!("CARGO_BIN_EXE_fianchetto");
+    let o = run(&["analyze", exe]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("is not a PGN file: a NUL byte at offset"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // 200 unreadable games and one good one: five errors named, the rest counted, the good
+    // game analysed, and the exit status says not everything was read.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mixed.pgn");
+    let mut text = "1. e4 e5 *\n\n".to_string();
+    for i in 0..200 {
+        text.push_str(&format!("[Event \"bad {i}\"]\n\n1. e5 *\n\n"));
+    }
+    std::fs::write(&file, text).unwrap();
+    let o = run(&["analyze", file.to_str().unwrap(), "--depth", "2"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    let named = err.lines().filter(|l| l.contains(": game ")).count();
+    assert_eq!(named, 5, "{err}");
+    assert!(
+        err.contains(
+            "195 more games could not be read (200 of 201 in all; --json lists every one)"
+        ),
+        "{err}"
+    );
+    assert!(stdout(&o).contains("1. e4 "), "{}", stdout(&o));
+}

@@ -16,14 +16,9 @@ use thiserror::Error;
 /// Why a book could not be read.
 #[derive(Debug, Error)]
 pub enum BookError {
-    /// The file could not be read.
-    #[error("cannot read {path}: {source}")]
-    Io {
-        /// The file.
-        path: String,
-        /// The system's reason.
-        source: std::io::Error,
-    },
+    /// The file could not be read (missing, not a regular file, too large).
+    #[error(transparent)]
+    File(#[from] crate::files::FileError),
     /// The size is not a whole number of 16-byte entries, or zero.
     #[error("{path} is not a Polyglot book: {len} bytes is not a whole, non-zero number of 16-byte entries")]
     Size {
@@ -99,14 +94,15 @@ pub struct Book {
     entries: Vec<(u64, u16, u16)>,
 }
 
+/// The largest book read: 64 M entries of 16 bytes (the biggest public books hold a few
+/// million), so that a device or a huge file is refused before it is read into memory.
+pub const MAX_BOOK_BYTES: u64 = 1 << 30;
+
 impl Book {
     /// Reads a book file.
     pub fn load(path: impl AsRef<Path>) -> Result<Book, BookError> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|source| BookError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
+        let bytes = crate::files::read_bounded(path, MAX_BOOK_BYTES, "Polyglot book")?;
         Book::from_bytes(&bytes, &path.display().to_string())
     }
 
@@ -349,7 +345,7 @@ mod tests {
         ));
         assert!(matches!(
             Book::load("/nonexistent/book.bin"),
-            Err(BookError::Io { .. })
+            Err(BookError::File(crate::files::FileError::Io { .. }))
         ));
     }
 }

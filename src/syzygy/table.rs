@@ -309,10 +309,17 @@ impl TableFile {
             path: path.display().to_string(),
             why,
         };
-        let file = File::open(path).map_err(|e| TableError::Io {
-            path: path.display().to_string(),
-            source: e,
-        })?;
+        // A FIFO or device named like a table must not be opened (a FIFO blocks the open).
+        let file = match crate::files::open_regular(path, u64::MAX, "Syzygy table") {
+            Ok((file, _)) => file,
+            Err(crate::files::FileError::Io { source, .. }) => {
+                return Err(TableError::Io {
+                    path: path.display().to_string(),
+                    source,
+                })
+            }
+            Err(e) => return Err(corrupt(e.to_string())),
+        };
         let len = file
             .metadata()
             .map_err(|e| TableError::Io {

@@ -116,6 +116,9 @@ pub enum DataError {
         /// The system's error.
         source: std::io::Error,
     },
+    /// Not a regular file (a device, a FIFO, a directory).
+    #[error("{0}")]
+    File(Box<crate::files::FileError>),
     /// A binary record is malformed.
     #[error("{file}: byte offset {offset}: {what}")]
     Record {
@@ -327,7 +330,9 @@ pub fn read_samples(
         source,
     };
     let mut counts = ReadCounts::default();
-    let file = std::fs::File::open(Path::new(path)).map_err(io)?;
+    let file = crate::files::open_regular(Path::new(path), u64::MAX, "data file")
+        .map_err(|e| DataError::File(Box::new(e)))?
+        .0;
     if is_text(path) {
         let reader: Box<dyn BufRead> = if path.ends_with(".gz") {
             Box::new(std::io::BufReader::new(flate2::read::MultiGzDecoder::new(

@@ -227,10 +227,15 @@ pub fn play_game(
 /// Counts the whole games already in `path`, cutting off a torn last record (a run killed while
 /// writing); returns the count.
 fn prepare_output(path: &str, out: &mut dyn FnMut(&str)) -> Result<u64, String> {
-    let bytes = match std::fs::read(path) {
+    let bytes = match crate::files::read_bounded(std::path::Path::new(path), u64::MAX, "data file")
+    {
         Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
-        Err(e) => return Err(format!("{path}: {e}")),
+        Err(crate::files::FileError::Io { source, .. })
+            if source.kind() == std::io::ErrorKind::NotFound =>
+        {
+            return Ok(0)
+        }
+        Err(e) => return Err(e.to_string()),
     };
     if is_text(path) {
         // The text form has no game boundaries: a resumed text run starts after the last game

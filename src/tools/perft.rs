@@ -19,13 +19,8 @@ pub enum PerftError {
     #[error("depth {0} is out of range for perft (1 to 20)")]
     Depth(u32),
     /// The suite file could not be read.
-    #[error("cannot read {path}: {source}")]
-    Read {
-        /// The file.
-        path: String,
-        /// Why.
-        source: std::io::Error,
-    },
+    #[error(transparent)]
+    Read(#[from] crate::files::FileError),
     /// The suite file is malformed.
     #[error("{path}: {source}")]
     Suite {
@@ -170,10 +165,12 @@ fn run_suite(
     threads: usize,
     out: &mut dyn FnMut(&str),
 ) -> Result<bool, PerftError> {
-    let text = std::fs::read_to_string(path).map_err(|source| PerftError::Read {
-        path: path.to_string(),
-        source,
-    })?;
+    let bytes = crate::files::read_bounded(
+        std::path::Path::new(path),
+        crate::files::TEXT_LIMIT,
+        "perft suite",
+    )?;
+    let text = String::from_utf8_lossy(&bytes);
     let entries = parse_suite(&text).map_err(|source| PerftError::Suite {
         path: path.to_string(),
         source,

@@ -3,8 +3,7 @@
 
 use crate::chess::Board;
 use crate::syzygy::Tablebases;
-use std::io::{BufRead, Write};
-use std::process::ExitCode;
+use std::io::BufRead;
 
 /// One output line: `FEN | wdl | dtz`, `-` for what the tables do not answer, or the FEN error.
 pub fn probe_line(tb: &Tablebases, fen: &str) -> String {
@@ -22,43 +21,79 @@ pub fn probe_line(tb: &Tablebases, fen: &str) -> String {
     }
 }
 
-/// Probes `fen`, or every line of standard input, in the tables of `path`.
-pub fn run(path: &str, fen: Option<&str>) -> ExitCode {
-    let tb = match Tablebases::open(path) {
-        Ok((tb, warnings)) => {
-            for w in warnings {
-                eprintln!("warning: {w}");
-            }
-            tb
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let mut out = std::io::stdout().lock();
-    let mut emit = |line: String| {
+/// What a run of the prober saw.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Positions probed.
+    pub probed: usize,
+    /// Lines that were not a position (a bad FEN, bytes that are not text): each has its own
+    /// output line saying why.
+    pub bad: usize,
+}
+
+/// Why the prober stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ProbeError {
+    /// Reading the input failed.
+    #[error("reading the positions: {0}")]
+    Input(#[from] std::io::Error),
+}
+
+/// Probes `fen`, or else every line of `input`, writing one line each through `out` (which
+/// returns false when no one reads any more). Problems found in the tables go to `warn`.
+pub fn run(
+    tb: &Tablebases,
+    fen: Option<&str>,
+    input: &mut dyn BufRead,
+    out: &mut dyn FnMut(&str) -> bool,
+    warn: &mut dyn FnMut(&str),
+) -> Result<Summary, ProbeError> {
+    let mut summary = Summary::default();
+    let mut emit = |line: String, ok: bool, summary: &mut Summary| {
         for p in tb.take_problems() {
-            eprintln!("warning: {p}");
+            warn(&p);
         }
-        writeln!(out, "{line}").is_ok()
+        if ok {
+            summary.probed += 1;
+        } else {
+            summary.bad += 1;
+        }
+        out(&line)
     };
-    match fen {
-        Some(f) => {
-            emit(probe_line(&tb, f));
+    let probe = |fen: &str| {
+        let ok = Board::from_fen(fen).is_ok();
+        (probe_line(tb, fen), ok)
+    };
+    if let Some(f) = fen {
+        let (line, ok) = probe(f.trim());
+        emit(line, ok, &mut summary);
+        return Ok(summary);
+    }
+    let mut buf = Vec::new();
+    let mut number = 0;
+    loop {
+        buf.clear();
+        if input.read_until(b'\n', &mut buf)? == 0 {
+            break;
         }
-        None => {
-            for line in std::io::stdin().lock().lines() {
-                let Ok(line) = line else { break };
-                let fen = line.trim();
+        number += 1;
+        let (line, ok) = match std::str::from_utf8(&buf) {
+            Ok(text) => {
+                let fen = text.trim();
                 if fen.is_empty() {
                     continue;
                 }
-                if !emit(probe_line(&tb, fen)) {
-                    break;
-                }
+                probe(fen)
             }
+            // Answered in place, so that answers stay aligned with the input's lines.
+            Err(_) => (
+                format!("line {number} | error: not UTF-8 text, so not a FEN"),
+                false,
+            ),
+        };
+        if !emit(line, ok, &mut summary) {
+            break;
         }
     }
-    ExitCode::SUCCESS
+    Ok(summary)
 }

@@ -566,7 +566,8 @@ fn save_checkpoint(
 
 /// Loads a checkpoint: the net, the optimiser, the epochs done and the run's seed.
 fn load_checkpoint(path: &str) -> Result<(FloatNet, Adam, usize, u64), String> {
-    let b = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+    let b = crate::files::read_bounded(std::path::Path::new(path), u64::MAX, "checkpoint")
+        .map_err(|e| e.to_string())?;
     if b.len() >= 8 && &b[..8] == OLD_CKPT_MAGIC {
         return Err(format!(
             "{path}: a checkpoint from a build before output buckets; start the run again"

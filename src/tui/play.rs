@@ -159,7 +159,9 @@ fn load_saved(which: &Resume) -> Result<Saved, String> {
                 .ok_or_else(|| format!("no saved game in {}", dir.display()))?
         }
     };
-    let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    // A saved game is a few kilobytes; 16 MiB is far beyond any real one.
+    let bytes =
+        crate::files::read_bounded(&path, 16 << 20, "saved game").map_err(|e| e.to_string())?;
     let pgn = crate::chess::pgn::read_games_bytes(&bytes)
         .into_iter()
         .next()

@@ -653,6 +653,9 @@ async fn analysis(
         });
         let best = result.best.map(|m| board.uci_move(m, false));
         let _ = tx.blocking_send(("done", serde_json::json!({ "bestmove": best }).to_string()));
+        // Handed back so that the stream ends only after the searcher is back in the pool: a
+        // page that starts the next analysis the moment this one ends must find it free.
+        tx
     });
     tokio::spawn(job);
     let stream = ReceiverStream::new(rx).map(move |(kind, data)| {

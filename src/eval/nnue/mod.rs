@@ -273,9 +273,21 @@ impl Network {
         b
     }
 
+    /// The size of the largest net file this build reads (the largest hidden layer and bucket
+    /// count): a larger file is refused before it is read.
+    pub const fn max_file_bytes() -> u64 {
+        let weights = INPUTS * MAX_HIDDEN + MAX_HIDDEN + 2 * MAX_HIDDEN * MAX_BUCKETS;
+        (HEADER_V1 + 4 + 2 * weights + 4 * MAX_BUCKETS + 8) as u64
+    }
+
     /// Reads a net file. Errors do not repeat the path: every caller names it.
     pub fn load(path: &str) -> Result<Network, NetError> {
-        let bytes = std::fs::read(path).map_err(|e| NetError::Io(e.to_string()))?;
+        let bytes = crate::files::read_bounded(
+            std::path::Path::new(path),
+            Self::max_file_bytes(),
+            "net file",
+        )
+        .map_err(|e| NetError::Io(e.to_string()))?;
         Network::from_bytes(&bytes)
     }
 

@@ -1,7 +1,7 @@
 //! `fianchetto analyze`: reads a PGN file, analyses its games with a progress bar, and writes the
 //! annotated PGN, JSON, summaries and graphs.
 
-use super::{analyse_positions, annotate, graph, AnalyzeError, GameReport, Options};
+use super::{analyse_positions_with, annotate, graph, AnalyzeError, GameReport, Options};
 use crate::chess::pgn::{read_games_bytes, PgnError};
 use crate::chess::Color;
 use crate::search::SearchControl;
@@ -68,6 +68,31 @@ struct JsonOut<'a> {
     errors: Vec<JsonError>,
 }
 
+/// Unreadable games named one by one; the rest are counted.
+const SHOWN_ERRORS: usize = 5;
+
+/// Why a file is surely not PGN text, looking at its first 64 KiB: a NUL byte (no text file has
+/// one), or more than one byte in twenty being a control character other than tab, line feed,
+/// carriage return and form feed. Bytes that are not UTF-8 (a Latin-1 name) do not count.
+pub fn binary_evidence(bytes: &[u8]) -> Option<String> {
+    let head = &bytes[..bytes.len().min(64 * 1024)];
+    if let Some(at) = head.iter().position(|&b| b == 0) {
+        return Some(format!(
+            "a NUL byte at offset {at}: a binary file, not PGN text"
+        ));
+    }
+    let control = head
+        .iter()
+        .filter(|&&b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c)) || b == 0x7f)
+        .count();
+    (control * 20 > head.len()).then(|| {
+        format!(
+            "{control} control characters in its first {} bytes: a binary file, not PGN text",
+            head.len()
+        )
+    })
+}
+
 /// The graph file for game `n` when `count` games are drawn: `g.svg`, or `g-3.svg`.
 fn graph_path(base: &Path, n: usize, count: usize) -> PathBuf {
     if count <= 1 {
@@ -109,10 +134,13 @@ pub fn run(
             )));
         }
     }
-    let bytes = std::fs::read(&args.pgn).map_err(|source| AnalyzeError::Read {
-        path: args.pgn.display().to_string(),
-        source,
-    })?;
+    let bytes = crate::files::read_bounded(&args.pgn, crate::files::TEXT_LIMIT, "PGN file")?;
+    if let Some(why) = binary_evidence(&bytes) {
+        return Err(AnalyzeError::NotPgn {
+            path: args.pgn.display().to_string(),
+            why,
+        });
+    }
     let mut games: Vec<(usize, Result<_, PgnError>)> = read_games_bytes(&bytes)
         .into_iter()
         .enumerate()
@@ -153,13 +181,18 @@ pub fn run(
     let mut reports = Vec::new();
     let mut annotated = String::new();
     let mut errors = Vec::new();
+    let mut searchers = Vec::new();
     let label = annotator(&args.options);
     for (number, game) in &games {
         let game = match game {
             Ok(g) => g,
             Err(e) => {
                 all_ok = false;
-                info(&format!("{}: {e}", args.pgn.display()));
+                // A few errors name their places; the rest are counted at the end (all of them
+                // are in --json), so that a file that is mostly not PGN does not drown the user.
+                if errors.len() < SHOWN_ERRORS {
+                    info(&format!("{}: {e}", args.pgn.display()));
+                }
                 errors.push(JsonError {
                     game: e.game,
                     line: e.line,
@@ -178,9 +211,10 @@ pub fn run(
             game.tag("Black").unwrap_or("?")
         );
         bar.set_message(who);
-        let infos = analyse_positions(
+        let infos = analyse_positions_with(
             game,
             &args.options,
+            &mut searchers,
             &interrupt.stop,
             &interrupt.controls,
             &|n| bar.inc(n as u64),
@@ -197,6 +231,15 @@ pub fn run(
         reports.push(report);
     }
     bar.finish_and_clear();
+    if errors.len() > SHOWN_ERRORS {
+        info(&format!(
+            "{}: {} more games could not be read ({} of {} in all; --json lists every one)",
+            args.pgn.display(),
+            errors.len() - SHOWN_ERRORS,
+            errors.len(),
+            games.len()
+        ));
+    }
     let stdout_busy = args.json || args.out.is_none();
     let mut summaries = Vec::new();
     for r in &reports {
