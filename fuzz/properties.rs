@@ -72,12 +72,29 @@ pub fn uci(data: &[u8]) {
 /// back to the same game.
 #[allow(dead_code)]
 pub fn pgn(data: &[u8]) {
-    for game in read_games_bytes(data).into_iter().flatten() {
+    let round_trip = |game: fianchetto::chess::pgn::PgnGame| {
         let text = game.to_pgn();
         let mut again = read_games(&text);
         assert_eq!(again.len(), 1, "{text}");
         let again = again.remove(0).expect("written PGN reads back");
         assert_eq!(again, game, "{text}");
+    };
+    for game in read_games_bytes(data).into_iter().flatten() {
+        round_trip(game);
+    }
+    // The input again inside variations nested up to 2 × its first byte deep (past the reader's
+    // bound of 100): never a stack overflow, and whatever is read still round-trips.
+    if let Some((&k, rest)) = data.split_first() {
+        let depth = 2 * k as usize;
+        let text = format!(
+            "1. e4 {}{}{} *",
+            "(1. d4 ".repeat(depth),
+            String::from_utf8_lossy(rest),
+            ")".repeat(depth)
+        );
+        for game in read_games(&text).into_iter().flatten() {
+            round_trip(game);
+        }
     }
 }
 
@@ -133,3 +150,77 @@ pub fn moves(data: &[u8]) {
     assert_eq!(game.board().to_fen(), Board::startpos().to_fen());
 }
 
+
+/// The web API: any method, path (one of the endpoints with fuzzed suffixes, or fuzzed bytes),
+/// content type and body through the router, without a network. No request may panic (a
+/// handler's panic becomes a 500, which is refused here) and every error is JSON. Each request
+/// gets 50 ms; one still running then is dropped, as a client that leaves.
+#[allow(dead_code)]
+pub fn web(data: &[u8]) {
+    use axum::body::Body;
+    use axum::http::Request;
+    use http_body_util::BodyExt;
+    use std::time::Duration;
+    use tower::ServiceExt;
+    static APP: std::sync::OnceLock<(tokio::runtime::Runtime, axum::Router)> =
+        std::sync::OnceLock::new();
+    const METHODS: [&str; 7] = ["GET", "POST", "PUT", "DELETE", "HEAD", "OPTIONS", "PATCH"];
+    const PATHS: [&str; 14] = [
+        "/api/position",
+        "/api/move",
+        "/api/games",
+        "/api/games/1",
+        "/api/games/1/move",
+        "/api/games/1/undo",
+        "/api/games/1/bot",
+        "/api/games/1/pgn",
+        "/api/analysis?fen=",
+        "/api/pgn",
+        "/api/analyse-pgn",
+        "/",
+        "/app.js",
+        "",
+    ];
+    const TYPES: [Option<&str>; 3] = [Some("application/json"), None, Some("text/plain")];
+    if data.len() < 3 {
+        return;
+    }
+    let (app_rt, app) = APP.get_or_init(|| {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        (rt, fianchetto::web::router(fianchetto::web::AppState::new(1)))
+    });
+    let method = METHODS[data[0] as usize % METHODS.len()];
+    let text = String::from_utf8_lossy(&data[3..]);
+    let (suffix, body) = text.split_once('\n').unwrap_or(("", &text));
+    let uri = format!("{}{suffix}", PATHS[data[1] as usize % PATHS.len()]);
+    let mut req = Request::builder().method(method).uri(uri.as_str());
+    if let Some(t) = TYPES[data[2] as usize % TYPES.len()] {
+        req = req.header("content-type", t);
+    }
+    // A URI that HTTP cannot carry never reaches the router.
+    let Ok(req) = req.body(Body::from(body.to_string())) else {
+        return;
+    };
+    app_rt.block_on(async {
+        let answer = tokio::time::timeout(Duration::from_millis(50), app.clone().oneshot(req));
+        let Ok(Ok(res)) = answer.await else {
+            return;
+        };
+        let status = res.status();
+        assert_ne!(status.as_u16(), 500, "{method} {uri}: a handler failed");
+        let json = res
+            .headers()
+            .get("content-type")
+            .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+        if status.is_client_error() || status.is_server_error() {
+            assert!(json, "{method} {uri}: {status} is not JSON");
+            let bytes = res.into_body().collect().await.expect("a body").to_bytes();
+            let v: serde_json::Value = serde_json::from_slice(&bytes).expect("JSON");
+            assert!(v["error"].is_string(), "{method} {uri}: {v}");
+        }
+    });
+}

@@ -5,7 +5,7 @@
 # New inputs go to fuzz/corpus/ (not committed); the committed seeds are in fuzz/seeds/.
 set -euo pipefail
 cd "$(dirname "$0")"
-read -r -a targets <<< "${FUZZ_TARGETS:-fen san uci pgn net moves}"
+read -r -a targets <<< "${FUZZ_TARGETS:-fen san uci pgn net moves web}"
 if [ "${1:-}" = runs ]; then
     limit=(-runs="${2:?how many runs}")
 else

@@ -49,6 +49,11 @@ fn pgn_seeds() {
 }
 
 #[test]
+fn web_seeds() {
+    check("web", web);
+}
+
+#[test]
 fn net_seeds() {
     check("net", net);
 }
