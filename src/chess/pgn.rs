@@ -136,7 +136,9 @@ enum Tok {
     Result(String),
     Symbol(String),
     /// Something the lexer could not make sense of: reported by the parser.
-    Bad(PgnErrorKind),
+    /// Boxed: the error kind is several times the size of every other token, and a hostile
+    /// file of 60,000 tokens would otherwise need 8 MB of them.
+    Bad(Box<PgnErrorKind>),
 }
 
 struct Token {
@@ -203,7 +205,10 @@ fn lex(text: &str) -> Vec<Token> {
                     step(&mut i, &mut line, &mut col);
                 }
                 if i == chars.len() {
-                    push(&mut out, Tok::Bad(PgnErrorKind::Unterminated("a comment")));
+                    push(
+                        &mut out,
+                        Tok::Bad(Box::new(PgnErrorKind::Unterminated("a comment"))),
+                    );
                 } else {
                     step(&mut i, &mut line, &mut col);
                     push(&mut out, Tok::Comment(collapse(&s)));
@@ -243,7 +248,7 @@ fn lex(text: &str) -> Vec<Token> {
                     if closed {
                         Tok::Str(s)
                     } else {
-                        Tok::Bad(PgnErrorKind::Unterminated("a string"))
+                        Tok::Bad(Box::new(PgnErrorKind::Unterminated("a string")))
                     },
                 );
             }
@@ -256,7 +261,7 @@ fn lex(text: &str) -> Vec<Token> {
                 }
                 let tok = match s[1..].parse::<u8>() {
                     Ok(n) => Tok::Nag(n),
-                    Err(_) => Tok::Bad(PgnErrorKind::BadNag(s)),
+                    Err(_) => Tok::Bad(Box::new(PgnErrorKind::BadNag(s))),
                 };
                 push(&mut out, tok);
             }
@@ -268,7 +273,9 @@ fn lex(text: &str) -> Vec<Token> {
                 }
                 let tok = match suffix_nag(&s) {
                     Some(n) => Tok::Nag(n),
-                    None => Tok::Bad(PgnErrorKind::Unexpected(format!("annotation {s:?}"))),
+                    None => Tok::Bad(Box::new(PgnErrorKind::Unexpected(format!(
+                        "annotation {s:?}"
+                    )))),
                 };
                 push(&mut out, tok);
             }
@@ -298,7 +305,10 @@ fn lex(text: &str) -> Vec<Token> {
             '-' if chars.get(i + 1) == Some(&'-') => {
                 step(&mut i, &mut line, &mut col);
                 step(&mut i, &mut line, &mut col);
-                push(&mut out, Tok::Bad(PgnErrorKind::NullMove("--".to_string())));
+                push(
+                    &mut out,
+                    Tok::Bad(Box::new(PgnErrorKind::NullMove("--".to_string()))),
+                );
             }
             '.' => {
                 // Stray dots (`1. ... e5`): part of move numbering, nothing to read.
@@ -308,7 +318,9 @@ fn lex(text: &str) -> Vec<Token> {
                 step(&mut i, &mut line, &mut col);
                 push(
                     &mut out,
-                    Tok::Bad(PgnErrorKind::Unexpected(format!("character {c:?}"))),
+                    Tok::Bad(Box::new(PgnErrorKind::Unexpected(format!(
+                        "character {c:?}"
+                    )))),
                 );
             }
         }
@@ -427,7 +439,7 @@ fn read_game(toks: &[Token], start: usize, game: usize) -> (Result<PgnGame, PgnE
         };
         let value = match toks.get(i + 2).map(|t| &t.tok) {
             Some(Tok::Str(s)) => s.clone(),
-            Some(Tok::Bad(k)) => return fail(i, err(&toks[i + 2], k.clone())),
+            Some(Tok::Bad(k)) => return fail(i, err(&toks[i + 2], (**k).clone())),
             _ => {
                 let t = toks.get(i + 2).unwrap_or(&toks[i + 1]);
                 return fail(
@@ -599,7 +611,7 @@ fn read_game(toks: &[Token], start: usize, game: usize) -> (Result<PgnGame, PgnE
                 top.moves.push(pm);
                 i += 1;
             }
-            Tok::Bad(kind) => return fail(i, err(t, kind.clone())),
+            Tok::Bad(kind) => return fail(i, err(t, (**kind).clone())),
             Tok::LBracket | Tok::RBracket | Tok::Str(_) => {
                 let what = match &t.tok {
                     Tok::Str(s) => format!("string {s:?}"),

@@ -756,6 +756,9 @@ async fn analyse_pgn(
         let interrupt = interrupt.clone();
         OnDrop::new(move || interrupt.trigger())
     };
+    // The pooled searcher the permit stands for: making a new one per request (16 MiB of hash
+    // each) left the allocator holding hundreds of MiB after a soak.
+    let searcher = take_searcher(&state);
     let report = tokio::task::spawn_blocking(move || {
         let opts = crate::tools::analyze::Options {
             limits: Limits {
@@ -767,13 +770,18 @@ async fn analyse_pgn(
             hash_mib: super::SEARCHER_HASH_MIB,
             net: Some(crate::eval::nnue::default_net()),
         };
-        let infos = crate::tools::analyze::analyse_positions(
+        let mut searchers = vec![searcher];
+        let infos = crate::tools::analyze::analyse_positions_with(
             &pgn,
             &opts,
+            &mut searchers,
             &interrupt.stop,
             &interrupt.controls,
             &|_| {},
         );
+        if let Ok(mut pool) = state.searchers.lock() {
+            pool.extend(searchers);
+        }
         drop(permit);
         crate::tools::analyze::GameReport::new(1, &pgn, &infos, None)
     })
