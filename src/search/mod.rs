@@ -69,9 +69,11 @@ impl SearchControl {
     pub fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }
-    /// Clears the stop flag before a new search.
+    /// Clears the stop and ponder flags before a new job: a job that was stopped (a closed
+    /// analysis stream, Ctrl-C) must not end the next one at once.
     pub fn reset(&self) {
         self.stop.store(false, Ordering::SeqCst);
+        self.pondering.store(false, Ordering::SeqCst);
     }
     /// Sets whether the search is pondering (time limits do not apply while it is).
     pub fn set_pondering(&self, on: bool) {

@@ -310,8 +310,8 @@ impl TableFile {
             why,
         };
         // A FIFO or device named like a table must not be opened (a FIFO blocks the open).
-        let file = match crate::files::open_regular(path, u64::MAX, "Syzygy table") {
-            Ok((file, _)) => file,
+        let (file, len) = match crate::files::open_regular(path, u64::MAX, "Syzygy table") {
+            Ok(opened) => opened,
             Err(crate::files::FileError::Io { source, .. }) => {
                 return Err(TableError::Io {
                     path: path.display().to_string(),
@@ -320,13 +320,6 @@ impl TableFile {
             }
             Err(e) => return Err(corrupt(e.to_string())),
         };
-        let len = file
-            .metadata()
-            .map_err(|e| TableError::Io {
-                path: path.display().to_string(),
-                source: e,
-            })?
-            .len();
         if len % 64 != 16 {
             return Err(corrupt(format!(
                 "{len} bytes: incomplete (a table's size is 16 more than a multiple of 64)"

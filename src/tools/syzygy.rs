@@ -5,9 +5,10 @@ use crate::chess::Board;
 use crate::syzygy::Tablebases;
 use std::io::BufRead;
 
-/// One output line: `FEN | wdl | dtz`, `-` for what the tables do not answer, or the FEN error.
-pub fn probe_line(tb: &Tablebases, fen: &str) -> String {
-    match Board::from_fen(fen) {
+/// One output line: `FEN | wdl | dtz`, `-` for what the tables do not answer, or the FEN
+/// error; and whether it was a position.
+pub fn probe(tb: &Tablebases, fen: &str) -> (String, bool) {
+    let line = match Board::from_fen(fen) {
         Ok(board) => {
             let wdl = tb
                 .probe_wdl(&board)
@@ -17,8 +18,9 @@ pub fn probe_line(tb: &Tablebases, fen: &str) -> String {
                 .map_or("-".to_string(), |d| d.to_string());
             format!("{fen} | {wdl} | {dtz}")
         }
-        Err(e) => format!("{fen} | error: {e}"),
-    }
+        Err(e) => return (format!("{fen} | error: {e}"), false),
+    };
+    (line, true)
 }
 
 /// What a run of the prober saw.
@@ -60,12 +62,8 @@ pub fn run(
         }
         out(&line)
     };
-    let probe = |fen: &str| {
-        let ok = Board::from_fen(fen).is_ok();
-        (probe_line(tb, fen), ok)
-    };
     if let Some(f) = fen {
-        let (line, ok) = probe(f.trim());
+        let (line, ok) = probe(tb, f.trim());
         emit(line, ok, &mut summary);
         return Ok(summary);
     }
@@ -83,7 +81,7 @@ pub fn run(
                 if fen.is_empty() {
                     continue;
                 }
-                probe(fen)
+                probe(tb, fen)
             }
             // Answered in place, so that answers stay aligned with the input's lines.
             Err(_) => (

@@ -397,9 +397,8 @@ impl Drop for OnDrop {
     }
 }
 
-/// A pooled searcher, ready for a new job: its stop and ponder flags are cleared, since the
-/// last job may have been stopped (a closed stream) and a stop left set would end this one at
-/// once.
+/// A pooled searcher, ready for a new job: its flags are cleared (`SearchControl::reset`),
+/// since the last job may have been stopped by a closed stream.
 fn take_searcher(state: &AppState) -> Searcher {
     // A permit guarantees a pooled searcher; one is made if a panic ever lost one.
     let searcher = state
@@ -408,9 +407,7 @@ fn take_searcher(state: &AppState) -> Searcher {
         .ok()
         .and_then(|mut s| s.pop())
         .unwrap_or_else(|| Searcher::new(super::SEARCHER_HASH_MIB));
-    let control = searcher.control();
-    control.reset();
-    control.set_pondering(false);
+    searcher.control().reset();
     searcher
 }
 
@@ -455,13 +452,9 @@ impl BusyGuard {
 
 impl Drop for BusyGuard {
     fn drop(&mut self) {
-        if !self.armed {
-            return;
-        }
-        if let Ok(mut games) = self.state.games.lock() {
-            if let Some(g) = games.get_mut(&self.id) {
-                g.busy = false;
-            }
+        if self.armed {
+            // The game may have been evicted meanwhile: nothing left to clear then.
+            let _ = set_busy(&self.state, self.id, false);
         }
     }
 }

@@ -11,28 +11,21 @@ requests, errors and RSS before and after.
 """
 import json
 import random
-import re
-import subprocess
 import sys
 import threading
 import time
 import urllib.error
 import urllib.request
 
+import server as serve
+
 BIN = sys.argv[1]
 CLIENTS = int(sys.argv[2]) if len(sys.argv) > 2 else 50
 SECONDS = float(sys.argv[3]) if len(sys.argv) > 3 else 60
 RSS_BOUND_MIB = 150
 
-server = subprocess.Popen([BIN, "serve", "--port", "0"], stdout=subprocess.PIPE, text=True)
-line = server.stdout.readline()
-url = re.search(r"http://[\d.]+:\d+/", line).group(0)
-
-
-def rss_mib():
-    with open(f"/proc/{server.pid}/status") as f:
-        kb = next(int(l.split()[1]) for l in f if l.startswith("VmRSS:"))
-    return kb / 1024
+server, host, port = serve.start(BIN)
+url = f"http://{host}:{port}/"
 
 
 def call(path, body=None):
@@ -75,15 +68,9 @@ def client(seed):
 
 
 time.sleep(0.5)
-before = rss_mib()
-threads = [threading.Thread(target=client, args=(i,)) for i in range(CLIENTS)]
-start = time.time()
-for t in threads:
-    t.start()
-for t in threads:
-    t.join()
-elapsed = time.time() - start
-after = rss_mib()
+before = serve.rss_mib(server)
+elapsed = serve.run_clients(client, CLIENTS)
+after = serve.rss_mib(server)
 alive = server.poll() is None
 server.terminate()
 print(f"{CLIENTS} clients for {elapsed:.0f} s: {stats['requests']} requests "

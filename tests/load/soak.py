@@ -17,14 +17,14 @@ MALLOC_MMAP_THRESHOLD_=65536 the same run ends within 14 % of the start.)
 """
 import json
 import random
-import re
 import socket
-import subprocess
 import sys
 import threading
 import time
 import urllib.error
 import urllib.request
+
+import server as serve
 
 BIN = sys.argv[1]
 CLIENTS = int(sys.argv[2]) if len(sys.argv) > 2 else 50
@@ -32,19 +32,10 @@ SECONDS = float(sys.argv[3]) if len(sys.argv) > 3 else 600
 RSS_GROWTH = 0.20
 midway = {}
 
-server = subprocess.Popen([BIN, "serve", "--port", "0"], stdout=subprocess.PIPE, text=True)
-line = server.stdout.readline()
-url = re.search(r"http://([\d.]+):(\d+)/", line)
-HOST, PORT = url.group(1), int(url.group(2))
-BASE = url.group(0)
+server, HOST, PORT = serve.start(BIN)
+BASE = f"http://{HOST}:{PORT}/"
 GAME = " ".join(f"{i + 1}. Nf3 Nf6 {i + 2}. Ng1 Ng8" for i in range(0, 60, 2)) + " *"
 DEEP = "1. e4 " + "(1. d4 " * 20000 + ")" * 20000 + " e5 *"
-
-
-def rss_mib():
-    with open(f"/proc/{server.pid}/status") as f:
-        kb = next(int(l.split()[1]) for l in f if l.startswith("VmRSS:"))
-    return kb / 1024
 
 
 def call(path, body=None, timeout=60):
@@ -143,16 +134,15 @@ def client(seed):
 
 
 time.sleep(0.5)
-before = rss_mib()
-threads = [threading.Thread(target=client, args=(i,)) for i in range(CLIENTS)]
-start = time.time()
-for t in threads:
-    t.start()
-time.sleep(SECONDS / 2)
-midway["rss"] = rss_mib()
-for t in threads:
-    t.join()
-elapsed = time.time() - start
+before = serve.rss_mib(server)
+
+
+def measure_midway():
+    time.sleep(SECONDS / 2)
+    midway["rss"] = serve.rss_mib(server)
+
+
+elapsed = serve.run_clients(client, CLIENTS, measure_midway)
 # Cancelled work ends at once; give it a moment, then check that nothing was left crippled.
 time.sleep(3)
 alive = server.poll() is None
@@ -161,7 +151,7 @@ t0 = time.time()
 status, answer = call(f"/api/games/{g['id']}/bot", {"movetime": 1000})
 took = time.time() - t0
 depth = answer.get("bot", {}).get("depth") if isinstance(answer, dict) else None
-after = rss_mib()
+after = serve.rss_mib(server)
 server.terminate()
 print(f"{CLIENTS} clients for {elapsed:.0f} s: {stats['actions']} actions, {stats['busy']} busy "
       f"answers, {stats['failures']} failures; afterwards a 1 s engine move took {took:.2f} s "
