@@ -6,6 +6,10 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 const AWKWARD: &str = include_str!("data/awkward.pgn");
+/// Engine games with repeated moves: shuffles put in, as players repeat moves to gain time.
+const LADDER: &str = include_str!("data/repetitions.pgn");
+/// How many of them the order test analyses.
+const ORDER_GAMES: usize = 4;
 
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_fianchetto"))
@@ -250,4 +254,122 @@ fn ctrl_c_writes_what_is_done() {
     assert!(out.contains("8. c3"), "{out}");
     assert!(out.contains("[%eval "), "{out}");
     assert!(!out.contains("1. e4 { [%eval"), "{out}");
+}
+
+/// A whole game is analysed from its end with one hash table kept (`analyze`'s way); each
+/// position's evaluation must not read as a draw (0.00) where a fresh search of the game cut at
+/// that move, under the same limit, sees a clear edge. Draw scores that depended on the game's
+/// history used to travel through the hash table into other positions' searches.
+#[test]
+fn evaluations_do_not_depend_on_the_order_of_analysis() {
+    use fianchetto::chess::Game;
+    use fianchetto::search::{Limits, Searcher};
+    use fianchetto::tools::analyze::{analyse_position, analyse_positions, Options};
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Mutex;
+    let limits = Limits {
+        depth: Some(10),
+        ..Limits::default()
+    };
+    let opts = Options {
+        limits: limits.clone(),
+        threads: 1,
+        hash_mib: 32,
+        net: Some(fianchetto::eval::nnue::default_net()),
+    };
+    let mut fresh = Searcher::new(32);
+    let mut checked = 0;
+    for game in read_games(LADDER)
+        .into_iter()
+        .map(Result::unwrap)
+        .take(ORDER_GAMES)
+    {
+        let whole = analyse_positions(
+            &game,
+            &opts,
+            &AtomicBool::new(false),
+            &Mutex::new(Vec::new()),
+            &|_| {},
+        );
+        let line = game.main_line();
+        for (ply, info) in whole.iter().enumerate() {
+            let mut cut = Game::new(*line.start());
+            for &m in &line.moves()[..ply] {
+                cut.push_or_pass(m).unwrap();
+            }
+            fresh.clear();
+            let alone = analyse_position(&mut fresh, &cut, &limits).eval.ceiled_cp();
+            let kept = info.as_ref().unwrap().eval.ceiled_cp();
+            checked += 1;
+            assert!(
+                !(kept.abs() <= 5 && alone.abs() >= 80),
+                "game {}, ply {ply} ({}): {kept} cp in the whole game, {alone} cp alone",
+                game.tag("Round").unwrap_or("?"),
+                cut.board().to_fen()
+            );
+        }
+    }
+    assert!(checked > 300, "{checked} positions");
+}
+
+/// Games that are not plain: a null move (`--`, skipped over for judgement), a start from a FEN,
+/// a Chess960 game with castling, an unfinished game, and an unreadable one between them, which
+/// is reported once with its place while the rest are analysed.
+#[test]
+fn null_moves_fen_starts_chess960_and_unfinished_games_are_analysed() {
+    let dir = tmp_dir();
+    let path = dir.path().join("mixed.pgn");
+    std::fs::write(
+        &path,
+        "[White \"Passer\"]\n\n1. e4 e5 2. Nf3 -- 3. Nxe5 d6 4. Nf3 Nf6 *\n\n\
+         [FEN \"8/8/8/4k3/8/4K3/4P3/8 w - - 0 40\"]\n[SetUp \"1\"]\n\n\
+         40. Kd3 Kd5 41. e4+ Ke5 1/2-1/2\n\n\
+         [White \"Broken\"]\n\n1. e4 e5 2. Ke3 Nc6 *\n\n\
+         [FEN \"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1\"]\n[SetUp \"1\"]\n\
+         [Variant \"Chess960\"]\n\n1. h4 g5 2. Rh2 f6 3. g4 f5 4. h5 Nc6 5. d3 Nd4 6. c3 Nd6 \
+         7. gxf5 Qd8 8. Ne3 Ne8 9. b3 Rf6 10. Qd1 O-O 11. f4 Ne6 *\n\n\
+         1. d4 d5 2. c4\n",
+    )
+    .unwrap();
+    let o = run(&["analyze", path.to_str().unwrap(), "--depth", "4", "--json"]);
+    assert_eq!(o.status.code(), Some(1), "one game is unreadable");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        stderr.lines().filter(|l| l.contains("Ke3")).count(),
+        1,
+        "{stderr}"
+    );
+    assert!(stderr.contains("game 3, line 12, column 13"), "{stderr}");
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
+    let games = doc["games"].as_array().unwrap();
+    assert_eq!(
+        games
+            .iter()
+            .map(|g| g["game"].as_u64().unwrap())
+            .collect::<Vec<_>>(),
+        [1, 2, 4, 5]
+    );
+    for g in games {
+        assert_eq!(g["complete"], true, "{g}");
+    }
+    // The pass is shown, evaluated around, and neither judged nor counted.
+    let pass = &games[0]["moves"][3];
+    assert_eq!(
+        (pass["san"].as_str(), pass["uci"].as_str()),
+        (Some("--"), Some("0000"))
+    );
+    assert!(pass["judgement"].is_null() && pass["accuracy"].is_null() && pass["cp_loss"].is_null());
+    assert!(pass["eval_after"].is_string());
+    // White's free move wins a pawn: the evaluation after it favours White.
+    let after: f64 = games[0]["moves"][4]["eval_after"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(after > 0.5, "{after}");
+    assert_eq!(games[1]["moves"][0]["san"], "Kd3");
+    let castles = &games[2]["moves"][19];
+    assert_eq!(castles["san"], "O-O");
+    assert_eq!(games[3]["result"], "*");
+    assert_eq!(games[3]["moves"].as_array().unwrap().len(), 3);
 }

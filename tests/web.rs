@@ -202,6 +202,11 @@ async fn bad_requests_are_4xx_with_a_json_error_and_the_server_carries_on() {
         .post("/api/pgn", json!({ "pgn": "1. e4 e5 2. Ke3" }))
         .await;
     assert_error(s, &v.to_string(), 400, "bad PGN");
+    // A pass (`--`) reads, but the board cannot show it: a clear refusal, not a broken board.
+    let (s, v) = app
+        .post("/api/pgn", json!({ "pgn": "1. e4 -- 2. d4 *" }))
+        .await;
+    assert_error(s, &v.to_string(), 400, "null move");
     let (s, b) = app.get("/api/analysis?fen=nonsense").await;
     assert_error(s, &b, 400, "bad FEN");
     let (s, b) = app.get("/api/analysis").await;

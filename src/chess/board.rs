@@ -548,6 +548,16 @@ impl Board {
         }
     }
 
+    /// The position after `m`, or after a pass when `m` is `Move::NULL` (a null move read from
+    /// PGN). For reading and writing games; the search calls `make_move` directly.
+    pub fn after(&self, m: Move) -> Board {
+        if m == Move::NULL {
+            self.make_null_move()
+        } else {
+            self.make_move(m)
+        }
+    }
+
     /// The position with the side to move passing (for null-move pruning). Not legal in check.
     pub fn make_null_move(&self) -> Board {
         let mut b = *self;
@@ -559,6 +569,10 @@ impl Board {
         b.ep = None;
         b.ep_in_hash = false;
         b.halfmove = b.halfmove.saturating_add(1);
+        // A pass by Black ends the move as Black's moves do (PGN numbers the moves after it).
+        if b.side == Color::Black {
+            b.fullmove = b.fullmove.saturating_add(1);
+        }
         b.side = !b.side;
         b.hash ^= zobrist::side();
         b.update_checks_and_pins();

@@ -138,6 +138,23 @@ impl Game {
         Ok(())
     }
 
+    /// Plays `m`, or passes when `m` is `Move::NULL` (a null move read from PGN): the side to
+    /// move changes and nothing else. Passing in check is refused like an illegal move.
+    pub fn push_or_pass(&mut self, m: Move) -> Result<(), super::moves::MoveError> {
+        if m != Move::NULL {
+            return self.push(m);
+        }
+        if self.board().in_check() {
+            return Err(super::moves::MoveError::Illegal(
+                "a null move in check".to_string(),
+            ));
+        }
+        let next = self.board().make_null_move();
+        self.boards.push(next);
+        self.moves.push(m);
+        Ok(())
+    }
+
     /// Appends a move already known to be legal.
     fn play_legal(&mut self, m: Move) {
         let next = self.board().make_move(m);

@@ -107,8 +107,9 @@ pub enum PgnErrorKind {
     /// A NAG whose number is not 0–255.
     #[error("{0} is not a NAG (they run from $0 to $255)")]
     BadNag(String),
-    /// Null moves (`--`, `Z0`) are not supported.
-    #[error("null move {0} is not supported")]
+    /// A null move (`--`, `Z0`) where the side to move is in check: passing would leave the king
+    /// to be taken.
+    #[error("null move {0} while in check")]
     NullMove(String),
     /// Variations inside variations deeper than [`MAX_VARIATION_DEPTH`]: every walk over a
     /// game's tree (writing, cloning, dropping) recurses once per level, so the depth is bounded
@@ -305,10 +306,7 @@ fn lex(text: &str) -> Vec<Token> {
             '-' if chars.get(i + 1) == Some(&'-') => {
                 step(&mut i, &mut line, &mut col);
                 step(&mut i, &mut line, &mut col);
-                push(
-                    &mut out,
-                    Tok::Bad(Box::new(PgnErrorKind::NullMove("--".to_string()))),
-                );
+                push(&mut out, Tok::Symbol("--".to_string()));
             }
             '.' => {
                 // Stray dots (`1. ... e5`): part of move numbering, nothing to read.
@@ -570,10 +568,18 @@ fn read_game(toks: &[Token], start: usize, game: usize) -> (Result<PgnGame, PgnE
                 let board = *top.boards.last().expect("a frame holds at least its start");
                 let core = s.trim_end_matches(['!', '?']);
                 let suffix = &s[core.len()..];
-                if core == "Z0" {
+                // A null move (a pass, as ChessBase and annotators write "--" or "Z0") is kept so
+                // that the moves after it read; it is not a move a player made on the board.
+                let null = core == "--" || core == "Z0";
+                if null && board.in_check() {
                     return fail(i, err(t, PgnErrorKind::NullMove(core.to_string())));
                 }
-                let mv = match board.parse_san(core) {
+                let parsed = if null {
+                    Ok(Move::NULL)
+                } else {
+                    board.parse_san(core)
+                };
+                let mv = match parsed {
                     Ok(m) => m,
                     Err(reason) => {
                         let number = if board.side_to_move() == Color::White {
@@ -607,7 +613,7 @@ fn read_game(toks: &[Token], start: usize, game: usize) -> (Result<PgnGame, PgnE
                         }
                     }
                 }
-                top.boards.push(board.make_move(mv));
+                top.boards.push(board.after(mv));
                 top.moves.push(pm);
                 i += 1;
             }
@@ -669,12 +675,19 @@ impl PgnGame {
         }
     }
 
+    /// Whether the main line holds a null move (`--`), which only analysis can step over.
+    pub fn has_null_move(&self) -> bool {
+        self.moves.iter().any(|m| m.mv == Move::NULL)
+    }
+
     /// The main line as a `Game` (history, outcome).
     pub fn main_line(&self) -> Game {
         let mut g = Game::new(self.start);
         for m in &self.moves {
-            // The reader only stores moves legal in their position, so this cannot fail.
-            g.push(m.mv).expect("PGN moves were checked when read");
+            // The reader only stores moves legal in their position and null moves where the side
+            // to move is not in check, so this cannot fail.
+            g.push_or_pass(m.mv)
+                .expect("PGN moves were checked when read");
         }
         g
     }
@@ -816,7 +829,7 @@ fn line_words(start: &Board, moves: &[PgnMove], out: &mut Vec<String>) {
             out.extend(inner);
         }
         need_number = !m.comments.is_empty() || !m.variations.is_empty();
-        board = board.make_move(m.mv);
+        board = board.after(m.mv);
     }
 }
 
@@ -848,6 +861,35 @@ mod tests {
         assert_eq!(g.result, "*");
         assert_eq!(g.moves[7].nags, vec![6]);
         assert_eq!(g.main_line().board().fullmove_number(), 5);
+    }
+
+    #[test]
+    fn null_moves_are_passes_and_round_trip() {
+        // "--" and "Z0" both read as a pass; the side to move changes and the game goes on.
+        let g = one("1. e4 -- 2. d4 Z0 3. Nf3 e5 *");
+        assert_eq!(g.moves.len(), 6);
+        assert!(g.has_null_move());
+        assert_eq!(g.moves[1].mv, Move::NULL);
+        assert_eq!(g.moves[3].mv, Move::NULL);
+        let line = g.main_line();
+        assert_eq!(
+            line.board().to_fen(),
+            "rnbqkbnr/pppp1ppp/8/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R w KQkq - 0 4"
+        );
+        let text = g.to_pgn();
+        assert!(text.contains("1. e4 -- 2. d4 -- 3. Nf3 e5"), "{text}");
+        let again = one(&text);
+        assert_eq!(again.main_line().moves(), line.moves());
+        assert!(!one("1. e4 e5 *").has_null_move());
+    }
+
+    #[test]
+    fn a_null_move_in_check_is_refused_where_it_stands() {
+        let e = read_games("1. e4 f5 2. Qh5+ -- 3. Qxf5 *")
+            .remove(0)
+            .unwrap_err();
+        assert_eq!(e.kind, PgnErrorKind::NullMove("--".to_string()));
+        assert_eq!((e.line, e.column), (1, 18));
     }
 
     #[test]

@@ -53,6 +53,12 @@ impl Board {
         let mut b = *self;
         let mut out = Vec::with_capacity(moves.len());
         for &m in moves {
+            if m == Move::NULL && !b.in_check() {
+                // A pass, as PGN writes it (a game read from PGN may hold one).
+                out.push("--".to_string());
+                b = b.make_null_move();
+                continue;
+            }
             if !b.is_legal(m) {
                 break;
             }
@@ -64,6 +70,9 @@ impl Board {
 
     /// The move in SAN, with `+` or `#` when it gives check or mate. `m` must be legal.
     pub fn san(&self, m: Move) -> String {
+        if m == Move::NULL {
+            return "--".to_string();
+        }
         let mut s = self.san_without_suffix(m);
         let after = self.make_move(m);
         if after.in_check() {

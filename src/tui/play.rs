@@ -167,6 +167,12 @@ fn load_saved(which: &Resume) -> Result<Saved, String> {
         .next()
         .ok_or_else(|| format!("{}: no game in the file", path.display()))?
         .map_err(|e| format!("{}: {e}", path.display()))?;
+    if pgn.has_null_move() {
+        return Err(format!(
+            "{}: the game holds a null move (--), which cannot be played on",
+            path.display()
+        ));
+    }
     Ok(Saved {
         game: pgn.main_line(),
         human: pgn.tag("FianchettoSide").and_then(Human::from_tag),

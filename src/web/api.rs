@@ -688,6 +688,11 @@ fn first_game(text: &str) -> Result<PgnGame, ApiError> {
         return Ok(PgnGame::from_game(&Game::new(board)));
     }
     match read_games(text).into_iter().next() {
+        // The board plays moves; a pass (`--`) has no place on it.
+        Some(Ok(g)) if g.has_null_move() => Err(bad(
+            "the game holds a null move (--), which the board cannot show; \
+             `fianchetto analyze` reads such games",
+        )),
         Some(Ok(g)) => Ok(g),
         Some(Err(e)) => Err(bad(format!("bad PGN: {e}"))),
         None => Err(bad("no game in the PGN")),

@@ -102,6 +102,12 @@ fn harmonic_mean(xs: &[f64]) -> f64 {
 /// mean of the move accuracies. `evals[0]` is the start position, `evals[i]` the position after
 /// ply `i`, all from White's view; `first` moves first. `None` for a colour without moves.
 pub fn game_accuracy(first: Color, evals: &[Eval]) -> [Option<f64>; 2] {
+    game_accuracy_skipping(first, evals, &[])
+}
+
+/// [`game_accuracy`] leaving out the moves `i` where `skip[i]` is set (null moves: a pass is no
+/// move of the player's), which still count in the volatility windows around them.
+pub fn game_accuracy_skipping(first: Color, evals: &[Eval], skip: &[bool]) -> [Option<f64>; 2] {
     if evals.len() < 2 {
         return [None, None];
     }
@@ -119,6 +125,9 @@ pub fn game_accuracy(first: Color, evals: &[Eval]) -> [Option<f64>; 2] {
     }
     let mut per = [Vec::new(), Vec::new()];
     for (i, pair) in wins.windows(2).enumerate() {
+        if skip.get(i) == Some(&true) {
+            continue;
+        }
         let weight = windows.get(i).map_or(0.5, |w| std_dev(w).clamp(0.5, 12.0));
         let color = if i % 2 == 0 { first } else { !first };
         let (before, after) = match color {

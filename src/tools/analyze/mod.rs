@@ -77,8 +77,8 @@ fn final_eval(game: &Game) -> Option<Eval> {
     }
 }
 
-/// Searches one position (the end of `game`).
-fn analyse_one(searcher: &mut Searcher, game: &Game, limits: &Limits) -> PositionInfo {
+/// Searches one position: the end of `game`, whose earlier positions count for repetitions.
+pub fn analyse_position(searcher: &mut Searcher, game: &Game, limits: &Limits) -> PositionInfo {
     if let Some(eval) = final_eval(game) {
         return PositionInfo {
             eval,
@@ -177,10 +177,10 @@ pub fn analyse_positions_with(
                     }
                     let mut g = Game::new(*line.start());
                     for &m in &line.moves()[..ply] {
-                        // A prefix of a game whose moves were all legal.
-                        g.push(m).expect("moves of a read game are legal");
+                        // A prefix of a game whose moves were all legal (or passes not in check).
+                        g.push_or_pass(m).expect("moves of a read game are legal");
                     }
-                    let info = analyse_one(searcher, &g, &opts.limits);
+                    let info = analyse_position(searcher, &g, &opts.limits);
                     // A search cut short by Ctrl-C is incomplete: leave the position unknown.
                     if stop.load(Ordering::Relaxed) {
                         break;
@@ -330,7 +330,9 @@ impl GameReport {
                 .map(|l| l.moves.clone())
                 .unwrap_or_default();
             let best_move = best_pv.first().copied();
-            let judged = side.is_none_or(|s| s == mover);
+            // A null move is a pass, not the player's choice: nothing to judge or count.
+            let null = mv == Move::NULL;
+            let judged = side.is_none_or(|s| s == mover) && !null;
             let advice = match (before, after) {
                 (Some(b), Some(a)) if judged && best_move != Some(mv) => {
                     lichess::advice(mover, b, a)
@@ -367,9 +369,11 @@ impl GameReport {
                 win_after,
                 accuracy: win_before
                     .zip(win_after)
+                    .filter(|_| !null)
                     .map(|(b, a)| lichess::move_accuracy(b, a)),
                 cp_loss: before
                     .zip(after)
+                    .filter(|_| !null)
                     .map(|(b, a)| lichess::cp_loss(mover, b, a)),
                 judgement: advice.map(|a| match a.judgement() {
                     Judgement::Inaccuracy => "inaccuracy",
@@ -414,7 +418,8 @@ impl GameReport {
                 all[0] = Eval::Cp(lichess::CP_INITIAL);
             }
             let first = game.start.side_to_move();
-            let acc = lichess::game_accuracy(first, &all);
+            let passes: Vec<bool> = line.moves().iter().map(|&m| m == Move::NULL).collect();
+            let acc = lichess::game_accuracy_skipping(first, &all, &passes);
             white.accuracy = acc[Color::White.index()];
             black.accuracy = acc[Color::Black.index()];
         }
@@ -501,7 +506,7 @@ pub fn annotate(game: &PgnGame, report: &GameReport, annotator: &str) -> PgnGame
     let mut board = game.start;
     for (pm, r) in out.moves.iter_mut().zip(&report.moves) {
         annotate_move(pm, r, &board);
-        board = board.make_move(pm.mv);
+        board = board.after(pm.mv);
     }
     out
 }

@@ -166,17 +166,22 @@ pub fn run(
     } else {
         ProgressBar::hidden()
     };
+    // Positions are what the search spends its time on, so they drive the bar and its estimate.
     bar.set_style(
-        ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} positions, {rate}, ETA {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .with_key(
-                "rate",
-                |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                    let _ = write!(w, "{:.1}/s", s.per_sec());
-                },
-            )
-            .progress_chars("=> "),
+        ProgressStyle::with_template(
+            "{msg} [{bar:30}] {pos}/{len} positions · {rate} · {elapsed} elapsed · ETA {eta}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .with_key(
+            "rate",
+            |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.1}/s", s.per_sec());
+            },
+        )
+        .progress_chars("=> "),
     );
+    let started = std::time::Instant::now();
+    let readable = games.iter().filter(|(_, g)| g.is_ok()).count();
     let mut all_ok = true;
     let mut reports = Vec::new();
     let mut annotated = String::new();
@@ -206,7 +211,8 @@ pub fn run(
             break;
         }
         let who = format!(
-            "game {number}: {} – {}",
+            "game {}/{readable} (#{number}) {} – {}",
+            reports.len() + 1,
             game.tag("White").unwrap_or("?"),
             game.tag("Black").unwrap_or("?")
         );
@@ -231,6 +237,15 @@ pub fn run(
         reports.push(report);
     }
     bar.finish_and_clear();
+    let analysed: usize = reports.iter().map(|r| r.moves.len()).sum();
+    let seconds = started.elapsed().as_secs_f64();
+    info(&format!(
+        "analysed {} game{}, {analysed} moves in {seconds:.1} s ({:.1} moves/s, {})",
+        reports.len(),
+        if reports.len() == 1 { "" } else { "s" },
+        analysed as f64 / seconds.max(1e-3),
+        label
+    ));
     if errors.len() > SHOWN_ERRORS {
         info(&format!(
             "{}: {} more games could not be read ({} of {} in all; --json lists every one)",
@@ -270,6 +285,7 @@ pub fn run(
                 path: path.display().to_string(),
                 reason,
             })?;
+            info(&format!("graph of game {}: {}", r.game, path.display()));
         }
     }
     for s in summaries {
