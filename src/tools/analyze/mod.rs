@@ -7,6 +7,7 @@
 
 pub mod graph;
 pub mod lichess;
+pub mod openings;
 pub mod run;
 
 use crate::chess::pgn::{PgnGame, PgnMove, Variation};
@@ -293,6 +294,8 @@ pub struct GameReport {
     pub start_fen: String,
     /// The result marker.
     pub result: String,
+    /// The opening (ECO code and lichess's name) of the deepest named position reached.
+    pub opening: Option<openings::Opening>,
     /// Whether every position was analysed (false after Ctrl-C).
     pub complete: bool,
     /// Evaluations of every position, White's view (start, then after each move).
@@ -448,6 +451,7 @@ impl GameReport {
             game: number,
             start_fen: game.start.to_fen(),
             result: game.result.clone(),
+            opening: openings::of_game(boards),
             complete,
             evals: evals.iter().map(|e| e.map(Eval::pgn_text)).collect(),
             moves,
@@ -473,8 +477,12 @@ impl GameReport {
                 p.counts()
             )
         };
+        let opening = self
+            .opening
+            .as_ref()
+            .map_or(String::new(), |o| format!(" ({} {})", o.eco, o.name));
         format!(
-            "Game {}{}:\n{}\n{}",
+            "Game {}{opening}{}:\n{}\n{}",
             self.game,
             if self.complete { "" } else { " (incomplete)" },
             one("White", &self.white),
@@ -489,6 +497,15 @@ impl GameReport {
 pub fn annotate(game: &PgnGame, report: &GameReport, annotator: &str) -> PgnGame {
     let mut out = game.clone();
     out.set_tag("Annotator", annotator);
+    // The game's own opening tags, if it has them, are kept.
+    if let Some(o) = &report.opening {
+        if out.tag("ECO").is_none() {
+            out.set_tag("ECO", o.eco);
+        }
+        if out.tag("Opening").is_none() {
+            out.set_tag("Opening", o.name);
+        }
+    }
     for (color, p) in [("White", &report.white), ("Black", &report.black)] {
         if let Some(a) = p.accuracy {
             out.set_tag(&format!("{color}Accuracy"), &format!("{a:.1}"));
