@@ -277,6 +277,9 @@ enum Command {
         /// The evaluation: `embedded` (the default net), `hce` (hand-crafted) or a net file.
         #[arg(long, default_value = "embedded")]
         net: String,
+        /// Syzygy tablebase folders (`:`-separated): positions in the tables are judged by them.
+        #[arg(long)]
+        syzygy: Option<String>,
     },
 }
 
@@ -651,12 +654,34 @@ fn main() -> ExitCode {
             game,
             side,
             net,
+            syzygy,
         }) => {
             use fianchetto::chess::Color;
             use tools::analyze::{self, run};
             let net = match fianchetto::eval::nnue::choose(&net) {
                 Ok(n) => n,
                 Err(e) => return fail(&format!("{net}: {e}")),
+            };
+            let tablebases = match syzygy.as_deref().map(fianchetto::syzygy::Tablebases::open) {
+                None => None,
+                Some(Ok((tables, warnings))) => {
+                    for w in warnings {
+                        eprintln!("warning: {w}");
+                    }
+                    if tables.is_empty() {
+                        return fail(&format!(
+                            "--syzygy {}: no tables found",
+                            syzygy.unwrap_or_default()
+                        ));
+                    }
+                    Some(fianchetto::search::TablebaseConfig {
+                        tables: std::sync::Arc::new(tables),
+                        probe_depth: 1,
+                        probe_limit: 7,
+                        rule50: true,
+                    })
+                }
+                Some(Err(e)) => return fail(&format!("--syzygy: {e}")),
             };
             let limits = fianchetto::search::Limits {
                 depth: depth.or(if movetime.is_none() && nodes.is_none() {
@@ -676,6 +701,7 @@ fn main() -> ExitCode {
                     threads: threads as usize,
                     hash_mib: hash as usize,
                     net,
+                    tablebases,
                 },
                 out,
                 graph,

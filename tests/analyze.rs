@@ -276,6 +276,7 @@ fn evaluations_do_not_depend_on_the_order_of_analysis() {
         threads: 1,
         hash_mib: 32,
         net: Some(fianchetto::eval::nnue::default_net()),
+        tablebases: None,
     };
     let mut fresh = Searcher::new(32);
     let mut checked = 0;

@@ -164,6 +164,18 @@ pub struct TablebaseConfig {
     pub rule50: bool,
 }
 
+impl std::fmt::Debug for TablebaseConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TablebaseConfig")
+            .field("tables", &self.tables.len())
+            .field("max_pieces", &self.tables.max_pieces())
+            .field("probe_depth", &self.probe_depth)
+            .field("probe_limit", &self.probe_limit)
+            .field("rule50", &self.rule50)
+            .finish()
+    }
+}
+
 /// The most search threads (UCI `Threads`), as Stockfish allows.
 pub const MAX_THREADS: usize = 1024;
 

@@ -767,6 +767,7 @@ async fn analyse_pgn(
             threads: 1,
             hash_mib: super::SEARCHER_HASH_MIB,
             net: Some(crate::eval::nnue::default_net()),
+            tablebases: None,
         };
         let mut searchers = vec![searcher];
         let infos = crate::tools::analyze::analyse_positions_with(

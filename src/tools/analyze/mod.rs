@@ -29,6 +29,8 @@ pub struct Options {
     pub hash_mib: usize,
     /// The evaluation: a network, or `None` for the hand-crafted one.
     pub net: Option<Arc<crate::eval::nnue::Network>>,
+    /// Endgame tablebases: positions they hold are judged by them.
+    pub tablebases: Option<crate::search::TablebaseConfig>,
 }
 
 /// One line of a position's analysis.
@@ -63,6 +65,12 @@ fn to_eval(score: Score, side: Color) -> Eval {
                 moves: n.unsigned_abs(),
             }
         }
+        // A tablebase win or loss is as decided as a mate without a distance: the most
+        // centipawns the formulas count (lichess's ceiling).
+        None if score.is_decisive() => Eval::Cp(match (side, score.0 > 0) {
+            (Color::White, true) | (Color::Black, false) => lichess::CP_CEILING,
+            _ => -lichess::CP_CEILING,
+        }),
         None => Eval::Cp(match side {
             Color::White => score.0,
             Color::Black => -score.0,
@@ -157,6 +165,9 @@ pub fn analyse_positions_with(
         let mut searcher = Searcher::new(opts.hash_mib.max(1));
         searcher.set_net(opts.net.clone());
         searchers.push(searcher);
+    }
+    for s in searchers.iter_mut() {
+        s.tablebases = opts.tablebases.clone();
     }
     let results: Mutex<Vec<Option<PositionInfo>>> = Mutex::new(vec![None; n]);
     let chunk = n.div_ceil(threads);
@@ -612,6 +623,7 @@ mod tests {
             threads: 2,
             hash_mib: 8,
             net: None,
+            tablebases: None,
         };
         let stop = AtomicBool::new(false);
         let infos = analyse_positions(&game, &opts, &stop, &Mutex::new(Vec::new()), &|_| {});
