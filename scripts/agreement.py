@@ -131,7 +131,14 @@ def limit_of(budget):
     raise SystemExit(f"--budget {budget}: depth=D, nodes=N or movetime=MS")
 
 
-def ours(engine, pgn, budget, threads, hash_mib):
+def ours(engine, pgn, budget, threads, hash_mib, save=None):
+    """Our White-view cp series per game, and the wall time. With `save`, a finished run is kept
+    there (as `budget-threads.json`) and read back next time instead of run again."""
+    kept = os.path.join(save, f"{budget.replace('=', '-')}-t{threads}.json") if save else None
+    if kept and os.path.exists(kept):
+        with open(kept) as f:
+            doc = json.load(f)
+        return doc["series"], doc["seconds"]
     kind, value = budget.split("=")
     cmd = [engine, "analyze", "--json", f"--{kind}", value, "--threads", str(threads)]
     if hash_mib:
@@ -143,6 +150,10 @@ def ours(engine, pgn, budget, threads, hash_mib):
         raise SystemExit(f"{' '.join(cmd)} failed: {done.stderr.strip()}")
     report = json.loads(done.stdout)
     series = [[eval_text_cp(e) for e in g["evals"]] for g in report["games"]]
+    if kept:
+        os.makedirs(save, exist_ok=True)
+        with open(kept, "w") as f:
+            json.dump({"series": series, "seconds": wall}, f)
     return series, wall
 
 
@@ -181,11 +192,20 @@ def main():
     ap.add_argument("--reference", action="store_true", help="also time Stockfish at each budget")
     ap.add_argument("--cache", help="JSON file for the oracle's evaluations")
     ap.add_argument("--json", help="write the rows here as JSON")
+    ap.add_argument("--save", help="folder keeping each of our runs, reused when present")
+    ap.add_argument("--ours-only", action="store_true",
+                    help="only run our budgets (into --save), no oracle and no table")
     args = ap.parse_args()
     budgets = args.budget or ["depth=12"]
     threads = args.threads or [1]
 
     games = read_games(args.pgn)
+    if args.ours_only:
+        for budget in budgets:
+            for t in threads:
+                _, wall = ours(args.engine, args.pgn, budget, t, args.hash, args.save)
+                print(f"  Fianchetto {budget} threads {t}: {wall:.0f} s", file=sys.stderr)
+        return
     moves = sum(len(m) for _, m in games)
     print(f"{len(games)} games, {moves} moves, oracle: Stockfish depth {args.oracle_depth}",
           file=sys.stderr)
@@ -207,7 +227,7 @@ def main():
     rows = []
     for budget in budgets:
         for t in threads:
-            series, wall = ours(args.engine, args.pgn, budget, t, args.hash)
+            series, wall = ours(args.engine, args.pgn, budget, t, args.hash, args.save)
             row = {"engine": "Fianchetto", "budget": budget, "threads": t, "seconds": wall,
                    "moves_per_s": moves / wall, **compare(games, series, oracle)}
             rows.append(row)

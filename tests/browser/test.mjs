@@ -148,6 +148,10 @@ try {
     await page.waitForFunction(() => document.querySelectorAll("#board .piece").length === 32);
     await page.keyboard.press("ArrowRight");
     await page.waitForFunction(() => document.querySelector("#analyse-moves .move.current")?.dataset.ply === "1");
+    // A judged move says what was best, in words, as lichess does (3... Nf6?? allows mate).
+    await page.click('#analyse-moves .move[data-ply="6"]');
+    await page.waitForFunction(() => /^Nf6: .*Checkmate is now unavoidable\. .+ was best\.$|^Nf6: Blunder\. .+ was best\.$/
+      .test(document.querySelector("#move-comment").innerText));
   });
 
   await step("live engine lines and the eval bar", async () => {

@@ -350,6 +350,11 @@ function showPly(ply) {
   document.querySelectorAll("#analyse-moves .move").forEach((el) => {
     el.classList.toggle("current", Number(el.dataset.ply) === ana.ply);
   });
+  // The judgement of the move that led here, in lichess's words: "Mistake. Nf5 was best."
+  const judged = ana.report && ana.ply > 0 ? ana.report.moves[ana.ply - 1] : null;
+  const comment = $("move-comment");
+  comment.textContent = judged && judged.comment ? `${judged.san}: ${judged.comment}` : "";
+  comment.className = judged && judged.judgement ? judged.judgement : "";
   drawGraph();
   restartEngine();
 }
@@ -371,6 +376,7 @@ function drawMoveList() {
     span.textContent = san;
     const judged = ana.report && ana.report.moves[i] && ana.report.moves[i].judgement;
     if (judged) span.classList.add(judged);
+    if (judged && ana.report.moves[i].comment) span.title = ana.report.moves[i].comment;
     li.appendChild(span);
     li.appendChild(document.createTextNode(" "));
   });
@@ -403,12 +409,19 @@ function drawSummary() {
   const el = $("summary");
   el.textContent = "";
   if (!ana.report) return;
+  if (ana.report.opening) {
+    const div = document.createElement("div");
+    div.textContent = `${ana.report.opening.eco} ${ana.report.opening.name}`;
+    el.appendChild(div);
+  }
   for (const side of ["white", "black"]) {
     const p = ana.report[side];
     const div = document.createElement("div");
     const acc = p.accuracy == null ? "–" : `${p.accuracy.toFixed(1)}%`;
+    const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
     div.textContent = `${side === "white" ? "White" : "Black"} ${p.name || ""}: accuracy ${acc}, ` +
-      `${p.inaccuracies} inaccuracies, ${p.mistakes} mistakes, ${p.blunders} blunders`;
+      `${count(p.inaccuracies, "inaccuracy", "inaccuracies")}, ` +
+      `${count(p.mistakes, "mistake", "mistakes")}, ${count(p.blunders, "blunder", "blunders")}`;
     el.appendChild(div);
   }
 }
