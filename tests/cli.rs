@@ -320,3 +320,32 @@ fn analyze_recognises_a_binary_file_and_counts_what_it_cannot_read() {
     );
     assert!(stdout(&o).contains("1. e4 "), "{}", stdout(&o));
 }
+
+/// The `bench` node count is the search's signature: README states it, and any change to what
+/// the search does (pruning, ordering, evaluation) moves it. A change must update README on
+/// purpose, never slip through.
+#[test]
+fn bench_matches_the_node_count_readme_states() {
+    let readme = include_str!("../README.md");
+    let row = readme
+        .lines()
+        .find(|l| l.starts_with("| `bench`"))
+        .expect("README has the bench row");
+    let stated: u64 = row
+        .split('|')
+        .nth(2)
+        .and_then(|cell| cell.trim().strip_suffix(" nodes"))
+        .map(|n| n.replace(',', ""))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no node count in {row:?}"));
+    let o = run(&["bench"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    let last = out.lines().last().unwrap_or_default();
+    let nodes: u64 = last
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no total in {last:?}"));
+    assert_eq!(nodes, stated, "bench says {nodes} nodes, README {stated}");
+}
