@@ -141,6 +141,8 @@ pub struct SearchResult {
     pub depth: u32,
     /// Nodes searched.
     pub nodes: u64,
+    /// Nodes searched by each thread, the main thread first (they add up to `nodes`).
+    pub thread_nodes: Vec<u64>,
     /// The principal variation of the best move.
     pub pv: Vec<Move>,
     /// Every line of the last completed iteration (several with MultiPV), best first.

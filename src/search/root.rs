@@ -176,7 +176,8 @@ pub(super) fn run(
         helper_control.stop();
         result
     });
-    result.nodes = counters.iter().map(|c| c.load(Ordering::Relaxed)).sum();
+    result.thread_nodes = counters.iter().map(|c| c.load(Ordering::Relaxed)).collect();
+    result.nodes = result.thread_nodes.iter().sum();
     result.score = tb_verdict(result.score, &result.pv);
     for (score, pv) in &mut result.lines {
         *score = tb_verdict(*score, pv);
