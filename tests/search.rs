@@ -74,15 +74,24 @@ fn draws_score_zero() {
 
 #[test]
 fn repetition_against_game_history() {
-    // White, a queen down, can only shuffle between g1 and h1; the history already holds the
-    // position after Kh1, so repeating it is scored as a draw and preferred.
+    // White, a queen down, can only shuffle between g1 and h1. The position after Kh1 has
+    // occurred twice already: a third time is a draw by rule, which White takes.
     let mut game = Game::new(Board::from_fen("k7/8/8/8/8/8/q7/7K w - - 0 1").unwrap());
-    for m in ["Kg1", "Qb2", "Kh1", "Qa2", "Kg1", "Qb2"] {
+    let shuffle = ["Kg1", "Qb2", "Kh1", "Qa2"];
+    for m in shuffle.iter().chain(&shuffle).chain(&shuffle[..2]) {
         game.push_text(m).unwrap();
     }
     let r = Searcher::new(16).search(&game, &depth(6), &mut |_| {});
     assert_eq!(r.best.unwrap().to_string(), "g1h1");
     assert_eq!(r.score, Score::DRAW);
+    // Once before is not enough: Black, a queen up, need not repeat again (Stockfish counts the
+    // same way), so the search sees White lost, not a draw.
+    let mut game = Game::new(Board::from_fen("k7/8/8/8/8/8/q7/7K w - - 0 1").unwrap());
+    for m in shuffle.iter().chain(&shuffle[..2]) {
+        game.push_text(m).unwrap();
+    }
+    let r = Searcher::new(16).search(&game, &depth(6), &mut |_| {});
+    assert!(r.score < Score(-500), "{:?}", r.score);
 }
 
 #[test]
@@ -352,4 +361,38 @@ fn an_interrupted_iteration_reports_the_move_it_plays() {
     }
     // Not every cut-off iteration has a root move that raised alpha yet, but most do.
     assert!(from_unfinished >= 10, "{from_unfinished}");
+}
+
+/// A search on a clock ends before that clock runs out, whatever the mix of time, increment and
+/// moves to go; and a 40-move control is not spent on one move. Wall time is the point here, but
+/// the bounds are the hard ones (the flag) and a wide one (a quarter of the clock), which a
+/// loaded machine cannot break: the search checks the time as it goes.
+#[test]
+fn clock_searches_end_within_their_budget() {
+    let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9";
+    for (time_ms, inc_ms, moves_to_go, cap_ms) in [
+        (1_000, 0, None, 1_000),
+        (300, 50, None, 300),
+        (2_000, 0, Some(1), 2_000),
+        (4_000, 0, Some(40), 1_000),
+        (8_000, 100, Some(40), 2_000),
+    ] {
+        let limits = Limits {
+            clock: Some(Clock {
+                time_ms,
+                inc_ms,
+                moves_to_go,
+            }),
+            multipv: 1,
+            ..Limits::default()
+        };
+        let t = Instant::now();
+        let r = search(fen, limits);
+        let spent = t.elapsed();
+        assert!(r.best.is_some());
+        assert!(
+            spent < Duration::from_millis(cap_ms),
+            "wtime {time_ms} winc {inc_ms} movestogo {moves_to_go:?}: {spent:?}"
+        );
+    }
 }

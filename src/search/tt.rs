@@ -312,7 +312,10 @@ mod tests {
         // More than the machine has free is refused up front (an allocation the system would
         // grant lazily and then kill the process for when it is filled).
         let avail = available_mib().expect("MemAvailable is readable on the Linux test machines");
-        assert!(TransTable::try_new(avail + 1024).is_none(), "{avail} MiB free");
+        assert!(
+            TransTable::try_new(avail + 1024).is_none(),
+            "{avail} MiB free"
+        );
         let small = TransTable::try_new(2).expect("2 MiB can be had");
         assert!(small.probe(1, 0).is_none());
     }

@@ -67,6 +67,8 @@ pub(super) struct Worker<'a> {
     pub(super) was_pondering: bool,
     /// Hashes of the positions before the current node: game history, then the search path.
     pub(super) path: Vec<u64>,
+    /// Where the root's hash sits in `path` (the length of the game history before it).
+    pub(super) root_index: usize,
     pub(super) pv: Vec<[Move; MAX_PLY + 1]>,
     pub(super) pv_len: [usize; MAX_PLY + 2],
     pub(super) evals: [Score; MAX_PLY + 2],
@@ -140,16 +142,31 @@ impl Worker<'_> {
         self.nodes + others
     }
 
+    /// Whether `b` is a draw by repetition: it repeats a position of the search path (after the
+    /// root) once, or a position of the game (the root or before it) twice. Stockfish counts the
+    /// same way. A single repeat of a game position is not a draw (the opponent need not repeat
+    /// once more), and scoring it 0 made scores depend on the game's history, which the hash table
+    /// then carried into searches with another history: analysing a game from its end read 0.00
+    /// where a fresh search of the same position saw a clear edge.
     pub(super) fn is_repetition(&self, b: &Board) -> bool {
         let h = b.hash();
-        let window = b.halfmove_clock() as usize;
-        self.path
-            .iter()
-            .rev()
-            .take(window)
-            .skip(1)
-            .step_by(2)
-            .any(|&x| x == h)
+        // Only positions since the last capture or pawn move can repeat; `path[len - 1]` is the
+        // parent (the other side to move), so the same side moves at `len - 2`, `len - 4`, …
+        let window = (b.halfmove_clock() as usize).min(self.path.len());
+        let mut in_game = 0;
+        for back in (2..=window).step_by(2) {
+            let at = self.path.len() - back;
+            if self.path[at] == h {
+                if at > self.root_index {
+                    return true;
+                }
+                in_game += 1;
+                if in_game == 2 {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// The continuation-history context of a node at `ply`: the moves one and two plies back.
@@ -207,6 +224,7 @@ impl<'a> Worker<'a> {
             can_stop: id != 0,
             was_pondering: false,
             path: Vec::new(),
+            root_index: 0,
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
             evals: [Score::DRAW; MAX_PLY + 2],
@@ -233,6 +251,7 @@ impl<'a> Worker<'a> {
         self.limits = limits;
         self.start = start;
         self.budget = budget;
+        self.root_index = path.len();
         self.path = path;
         self.t.eval.reset(board);
     }
