@@ -87,7 +87,7 @@ def read_games(path):
                 continue
             moves = list(g.mainline_moves())
             if moves:
-                games.append((g.board(), moves))
+                games.append((g.board(), moves, g.headers.get("Event", "?")))
     return games
 
 
@@ -118,6 +118,16 @@ def stockfish_series(sf, start, moves, limit, cache=None):
         if cache is not None:
             cache[key] = cp
     return cps
+
+
+def by_group(games, series, oracle):
+    """`compare` for each group of games (their Event tag)."""
+    out = {}
+    for event in dict.fromkeys(g[2] for g in games):
+        pick = [i for i, g in enumerate(games) if g[2] == event]
+        out[event] = compare([games[i] for i in pick], [series[i] for i in pick],
+                             [oracle[i] for i in pick])
+    return out
 
 
 def limit_of(budget):
@@ -160,7 +170,7 @@ def ours(engine, pgn, budget, threads, hash_mib, save=None):
 def compare(games, series, oracle):
     ours_mb = ours_mb_hit = oracle_mb = oracle_mb_hit = 0
     diffs = []
-    for (start, _), mine, ref in zip(games, series, oracle):
+    for (start, *_), mine, ref in zip(games, series, oracle):
         white_first = start.turn == chess.WHITE
         a, b = judgements(mine, white_first), judgements(ref, white_first)
         for x, y in zip(a, b):
@@ -184,12 +194,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("pgn")
     ap.add_argument("--engine", default="target/release/fianchetto")
-    ap.add_argument("--budget", action="append", help="depth=D, nodes=N or movetime=MS")
+    ap.add_argument("--budget", action="append",
+                    help="depth=D, nodes=N or movetime=MS, optionally :THREADS")
     ap.add_argument("--threads", action="append", type=int, help="analyze --threads (repeatable)")
     ap.add_argument("--hash", type=int, default=0, help="analyze --hash, MiB (default: its own)")
     ap.add_argument("--stockfish", default="/usr/games/stockfish")
     ap.add_argument("--oracle-depth", type=int, default=20)
     ap.add_argument("--reference", action="store_true", help="also time Stockfish at each budget")
+    ap.add_argument("--reference-budget", action="append",
+                    help="Stockfish's budgets when they should differ from ours (implies --reference)")
     ap.add_argument("--cache", help="JSON file for the oracle's evaluations")
     ap.add_argument("--json", help="write the rows here as JSON")
     ap.add_argument("--save", help="folder keeping each of our runs, reused when present")
@@ -201,12 +214,13 @@ def main():
 
     games = read_games(args.pgn)
     if args.ours_only:
-        for budget in budgets:
-            for t in threads:
+        for spec in budgets:
+            budget, _, pinned = spec.partition(":")
+            for t in [int(pinned)] if pinned else threads:
                 _, wall = ours(args.engine, args.pgn, budget, t, args.hash, args.save)
                 print(f"  Fianchetto {budget} threads {t}: {wall:.0f} s", file=sys.stderr)
         return
-    moves = sum(len(m) for _, m in games)
+    moves = sum(len(g[1]) for g in games)
     print(f"{len(games)} games, {moves} moves, oracle: Stockfish depth {args.oracle_depth}",
           file=sys.stderr)
     cache = {}
@@ -217,7 +231,7 @@ def main():
     sf.configure({"Threads": 1, "Hash": 64})
     oracle = []
     t0 = time.monotonic()
-    for i, (start, mv) in enumerate(games):
+    for i, (start, mv, _) in enumerate(games):
         oracle.append(stockfish_series(sf, start, mv, chess.engine.Limit(depth=args.oracle_depth), cache))
         if args.cache:
             with open(args.cache, "w") as f:
@@ -225,20 +239,25 @@ def main():
         print(f"  oracle: game {i + 1}/{len(games)} ({time.monotonic() - t0:.0f} s)", file=sys.stderr)
 
     rows = []
-    for budget in budgets:
-        for t in threads:
+    for spec in budgets:
+        # `depth=12:2` pins the thread count of one budget; without it, every --threads.
+        budget, _, pinned = spec.partition(":")
+        for t in [int(pinned)] if pinned else threads:
             series, wall = ours(args.engine, args.pgn, budget, t, args.hash, args.save)
             row = {"engine": "Fianchetto", "budget": budget, "threads": t, "seconds": wall,
-                   "moves_per_s": moves / wall, **compare(games, series, oracle)}
+                   "moves_per_s": moves / wall, **compare(games, series, oracle),
+                   "groups": by_group(games, series, oracle)}
             rows.append(row)
             print(f"  {row['engine']} {budget} threads {t}: {wall:.0f} s", file=sys.stderr)
-        if args.reference:
-            t0 = time.monotonic()
-            series = [stockfish_series(sf, s, m, limit_of(budget)) for s, m in games]
-            wall = time.monotonic() - t0
-            rows.append({"engine": "Stockfish 15.1", "budget": budget, "threads": 1,
-                         "seconds": wall, "moves_per_s": moves / wall,
-                         **compare(games, series, oracle)})
+    for budget in (args.reference_budget or (budgets if args.reference else [])):
+        t0 = time.monotonic()
+        series = [stockfish_series(sf, s, m, limit_of(budget)) for s, m, _ in games]
+        wall = time.monotonic() - t0
+        rows.append({"engine": "Stockfish 15.1", "budget": budget, "threads": 1,
+                     "seconds": wall, "moves_per_s": moves / wall,
+                     **compare(games, series, oracle),
+                     "groups": by_group(games, series, oracle)})
+        print(f"  Stockfish {budget}: {wall:.0f} s", file=sys.stderr)
     sf.quit()
 
     print(f"| engine | budget | threads | precision | recall | mean win% diff | moves/s |")
@@ -247,6 +266,14 @@ def main():
         print(f"| {r['engine']} | {r['budget']} | {r['threads']} | {r['precision']:.2f} "
               f"({r['ours_mb']}) | {r['recall']:.2f} ({r['oracle_mb']}) | "
               f"{r['mean_win_diff']:.1f} | {r['moves_per_s']:.1f} |")
+    print()
+    print("| engine | budget | games | precision | recall | mean win% diff |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for r in rows:
+        for event, g in r["groups"].items():
+            print(f"| {r['engine']} | {r['budget']} | {event} | {g['precision']:.2f} "
+                  f"({g['ours_mb']}) | {g['recall']:.2f} ({g['oracle_mb']}) | "
+                  f"{g['mean_win_diff']:.1f} |")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(rows, f, indent=1)
