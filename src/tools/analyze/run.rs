@@ -239,10 +239,16 @@ pub fn run(
     bar.finish_and_clear();
     let analysed: usize = reports.iter().map(|r| r.moves.len()).sum();
     let seconds = started.elapsed().as_secs_f64();
+    let incomplete = reports.iter().filter(|r| !r.complete).count();
     info(&format!(
-        "analysed {} game{}, {analysed} moves in {seconds:.1} s ({:.1} moves/s, {})",
+        "analysed {} game{}{}, {analysed} moves in {seconds:.1} s ({:.1} moves/s, {})",
         reports.len(),
         if reports.len() == 1 { "" } else { "s" },
+        if incomplete > 0 {
+            format!(" ({incomplete} incomplete)")
+        } else {
+            String::new()
+        },
         analysed as f64 / seconds.max(1e-3),
         label
     ));
