@@ -675,12 +675,9 @@ fn main() -> ExitCode {
                             syzygy.unwrap_or_default()
                         ));
                     }
-                    Some(fianchetto::search::TablebaseConfig {
-                        tables: std::sync::Arc::new(tables),
-                        probe_depth: 1,
-                        probe_limit: 7,
-                        rule50: true,
-                    })
+                    Some(fianchetto::search::TablebaseConfig::new(
+                        std::sync::Arc::new(tables),
+                    ))
                 }
                 Some(Err(e)) => return fail(&format!("--syzygy: {e}")),
             };

@@ -149,15 +149,13 @@ impl Game {
                 "a null move in check".to_string(),
             ));
         }
-        let next = self.board().make_null_move();
-        self.boards.push(next);
-        self.moves.push(m);
+        self.play_legal(m);
         Ok(())
     }
 
-    /// Appends a move already known to be legal.
+    /// Appends a move already known to be legal (or a pass not in check).
     fn play_legal(&mut self, m: Move) {
-        let next = self.board().make_move(m);
+        let next = self.board().after(m);
         self.boards.push(next);
         self.moves.push(m);
     }

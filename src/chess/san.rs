@@ -53,17 +53,18 @@ impl Board {
         let mut b = *self;
         let mut out = Vec::with_capacity(moves.len());
         for &m in moves {
-            if m == Move::NULL && !b.in_check() {
-                // A pass, as PGN writes it (a game read from PGN may hold one).
-                out.push("--".to_string());
-                b = b.make_null_move();
-                continue;
-            }
-            if !b.is_legal(m) {
+            // A pass (a game read from PGN may hold one) is legal wherever the king is not
+            // attacked; `san` writes it `--`.
+            let legal = if m == Move::NULL {
+                !b.in_check()
+            } else {
+                b.is_legal(m)
+            };
+            if !legal {
                 break;
             }
             out.push(b.san(m));
-            b = b.make_move(m);
+            b = b.after(m);
         }
         out
     }

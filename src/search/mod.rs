@@ -166,6 +166,24 @@ pub struct TablebaseConfig {
     pub rule50: bool,
 }
 
+impl TablebaseConfig {
+    /// `SyzygyProbeDepth`'s default: probe at any remaining depth (Stockfish's).
+    pub const DEFAULT_PROBE_DEPTH: i32 = 1;
+    /// `SyzygyProbeLimit`'s default: every table size there is.
+    pub const DEFAULT_PROBE_LIMIT: usize = 7;
+
+    /// The tables with the UCI options' defaults (probe at any depth, every size, the 50-move
+    /// rule counting).
+    pub fn new(tables: Arc<crate::syzygy::Tablebases>) -> TablebaseConfig {
+        TablebaseConfig {
+            tables,
+            probe_depth: Self::DEFAULT_PROBE_DEPTH,
+            probe_limit: Self::DEFAULT_PROBE_LIMIT,
+            rule50: true,
+        }
+    }
+}
+
 impl std::fmt::Debug for TablebaseConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TablebaseConfig")

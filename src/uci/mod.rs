@@ -181,8 +181,8 @@ impl Engine {
                 // that the xorshift state is never the zero it cannot leave.
                 random: crate::tools::clock_random() | 1,
                 tables: None,
-                tb_probe_depth: 1,
-                tb_probe_limit: 7,
+                tb_probe_depth: crate::search::TablebaseConfig::DEFAULT_PROBE_DEPTH,
+                tb_probe_limit: crate::search::TablebaseConfig::DEFAULT_PROBE_LIMIT,
                 tb_rule50: true,
             },
             search: None,
