@@ -17,6 +17,11 @@ struct Cli {
     command: Option<Command>,
 }
 
+/// clap's reader for `--clock`.
+fn parse_time_control(text: &str) -> Result<fianchetto::tui::TimeControl, String> {
+    fianchetto::tui::TimeControl::parse(text).map_err(|e| e.to_string())
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Play a game in the terminal (menus ask for anything not given here).
@@ -52,6 +57,13 @@ enum Command {
         #[arg(long, value_name = "FILE", conflicts_with = "fen")]
         #[allow(clippy::option_option)]
         resume: Option<Option<std::path::PathBuf>>,
+        /// A clock for both sides: minutes+seconds per move (5+3, 10+5, 0.5+0); untimed without.
+        #[arg(long, value_name = "M+S", value_parser = parse_time_control)]
+        clock: Option<fianchetto::tui::TimeControl>,
+        /// The line-by-line game even in a terminal (for screen readers and scripts; the
+        /// default when standard output is not a terminal or TERM=dumb).
+        #[arg(long)]
+        plain: bool,
     },
     /// Speak the UCI protocol on standard input/output (for chess GUIs).
     Uci,
@@ -744,8 +756,10 @@ fn main() -> ExitCode {
             ascii,
             resume,
             book,
+            clock,
+            plain,
         }) => {
-            use fianchetto::tui::play::{Human, Resume, Strength};
+            use fianchetto::tui::{Human, Resume, Strength};
             let fen = match chess960 {
                 Some(n) => {
                     // Any of the 960 will do without a number.
@@ -778,6 +792,8 @@ fn main() -> ExitCode {
                 ascii,
                 resume: resume.map(|p| p.map_or(Resume::Last, Resume::File)),
                 book,
+                time_control: clock,
+                plain,
             };
             match fianchetto::tui::run(opts) {
                 Ok(()) => ExitCode::SUCCESS,

@@ -1,4 +1,5 @@
-//! The terminal game run in a real pseudo-terminal, typed at as a person would.
+//! The line-by-line terminal game run in a real pseudo-terminal, typed at as a person would
+//! (`TERM=dumb` picks it, as `--plain` does; the full-screen game has `tests/screen.rs`).
 
 use rexpect::session::{spawn_command, PtySession};
 use std::path::PathBuf;
@@ -41,6 +42,7 @@ fn start(dir: &PathBuf, args: &[&str]) -> PtySession {
     cmd.args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
+        .env("TERM", "dumb")
         .env("XDG_DATA_HOME", data);
     spawn_command(cmd, Some(20_000)).expect("spawn in a pty")
 }
@@ -66,10 +68,12 @@ fn menu_then_mate_by_the_human() {
         .unwrap();
     p.exp_string("White to move>").unwrap();
     p.send_line("Ra8#").unwrap();
-    p.exp_string("Checkmate! You win! (1-0)").unwrap();
-    p.exp_string("Save the game as PGN? [y/N]").unwrap();
-    p.send_line("y").unwrap();
-    p.exp_string("Game saved to ").unwrap();
+    p.exp_string("Game over: checkmate, White wins. You win! (1-0)")
+        .unwrap();
+    p.exp_string("The game is saved in ").unwrap();
+    p.exp_string("Write a copy as PGN?").unwrap();
+    p.send_line("mate.pgn").unwrap();
+    p.exp_string("Game written to mate.pgn").unwrap();
     p.exp_string("Play again? [y/N]").unwrap();
     p.send_line("n").unwrap();
     p.exp_string("Goodbye.").unwrap();
@@ -193,8 +197,8 @@ fn bot_vs_bot_plays_to_the_end() {
     );
     p.exp_string("Game over: draw by insufficient material. (1/2-1/2)")
         .unwrap();
-    p.exp_string("Save the game as PGN? [y/N]").unwrap();
-    p.send_line("n").unwrap();
+    p.exp_string("Write a copy as PGN?").unwrap();
+    p.send_line("").unwrap();
     p.exp_string("Play again? [y/N]").unwrap();
     p.send_line("").unwrap();
     finish(&mut p);
@@ -210,13 +214,13 @@ fn end_of_input_saves_the_game() {
     p.exp_string("White to move>").unwrap();
     p.send_control('d').unwrap();
     p.exp_string("Game saved to ").unwrap();
+    p.exp_string("resume with 'fianchetto play --resume'").unwrap();
     finish(&mut p);
-    let files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .collect();
-    assert_eq!(files.len(), 1);
-    let text = std::fs::read_to_string(files[0].path()).unwrap();
+    // Nothing is left in the current folder: the game is in the data folder only.
+    assert!(pgn_files(&dir).is_empty());
+    let saved = pgn_files(std::path::Path::new(&format!("{}-data/fianchetto", dir.display())));
+    assert_eq!(saved.len(), 1);
+    let text = &saved[0];
     assert!(text.starts_with("[Event"));
     assert!(text.contains("1. d4 "), "{text}");
     assert!(text.contains("[Result \"*\"]"));
@@ -245,11 +249,9 @@ fn ctrl_c_saves_the_game() {
     p.send_control('c').unwrap();
     p.exp_string("Game saved to ").unwrap();
     finish(&mut p);
-    let files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .collect();
-    assert_eq!(files.len(), 1);
+    assert!(pgn_files(&dir).is_empty(), "nothing in the current folder");
+    let saved = pgn_files(std::path::Path::new(&format!("{}-data/fianchetto", dir.display())));
+    assert_eq!(saved.len(), 1);
 }
 
 fn start_with_data(dir: &PathBuf, data: &PathBuf, args: &[&str]) -> PtySession {
@@ -257,6 +259,7 @@ fn start_with_data(dir: &PathBuf, data: &PathBuf, args: &[&str]) -> PtySession {
     cmd.args(args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
+        .env("TERM", "dumb")
         .env("XDG_DATA_HOME", data);
     spawn_command(cmd, Some(20_000)).expect("spawn in a pty")
 }
@@ -296,11 +299,10 @@ fn hangup_and_terminate_save_the_game() {
             p.exp_string("Game saved to").unwrap();
         }
         finish(&mut p);
-        let saved = pgn_files(&dir);
-        assert_eq!(saved.len(), 1, "{sig}: {saved:?}");
-        assert!(saved[0].contains("1. e4 "), "{sig}: {}", saved[0]);
+        assert!(pgn_files(&dir).is_empty(), "{sig}: nothing in the current folder");
         let auto = pgn_files(&data.join("fianchetto"));
         assert_eq!(auto.len(), 1, "{sig}");
+        assert!(auto[0].contains("1. e4 "), "{sig}: {}", auto[0]);
         assert!(auto[0].contains("[FianchettoSide \"white\"]"));
     }
 }
@@ -375,4 +377,78 @@ fn a_rating_from_the_strength_menu_sets_a_human_like_bot() {
         "{}",
         auto[0]
     );
+}
+
+#[test]
+fn plain_mode_in_a_real_terminal_hints_resigns_and_prints_the_pgn() {
+    let dir = temp_dir("plain");
+    let data = dir.join("data");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fianchetto"));
+    cmd.args(["play", "--plain", "--as", "white", "--elo", "1300", "--ascii"])
+        .current_dir(&dir)
+        .env("NO_COLOR", "1")
+        .env("TERM", "xterm-256color")
+        .env("XDG_DATA_HOME", &data);
+    let mut p = spawn_command(cmd, Some(30_000)).expect("spawn in a pty");
+    p.exp_string("White to move>").unwrap();
+    // The hint is a full-strength search with a fixed budget: the same move every time, even
+    // with a weakened bot (the issue saw five different hints in six at 1300).
+    let mut hints = Vec::new();
+    for _ in 0..3 {
+        p.send_line("hint").unwrap();
+        let (_, m) = p.exp_regex(r"Hint: [A-Za-z0-9+#=-]+").unwrap();
+        hints.push(m);
+        p.exp_string("White to move>").unwrap();
+    }
+    assert!(hints.iter().all(|h| h == &hints[0]), "{hints:?}");
+    p.send_line("e4").unwrap();
+    p.exp_string("White to move>").unwrap();
+    // e2 is empty now: the message says so rather than blaming e4.
+    p.send_line("e2e4").unwrap();
+    p.exp_string("e2e4 is not legal here: there is no piece on e2")
+        .unwrap();
+    p.send_line("pgn").unwrap();
+    p.exp_string("[FianchettoStrength \"elo 1300\"]").unwrap();
+    p.send_line("resign").unwrap();
+    p.exp_string("White resigns. Fianchetto wins. (0-1)").unwrap();
+    p.exp_string("Write a copy as PGN?").unwrap();
+    p.send_line("").unwrap();
+    p.exp_string("Play again? [y/N]").unwrap();
+    p.send_line("n").unwrap();
+    finish(&mut p);
+    assert!(pgn_files(&dir).is_empty());
+    let auto = pgn_files(&data.join("fianchetto"));
+    assert_eq!(auto.len(), 1);
+    assert!(auto[0].contains("[Result \"0-1\"]"), "{}", auto[0]);
+    assert!(auto[0].contains("[Termination \"normal\"]"), "{}", auto[0]);
+}
+
+#[test]
+fn a_draw_offer_in_a_lost_position_is_accepted() {
+    let dir = temp_dir("draw");
+    // The bot (Black) has a lone king against a queen: it takes the draw.
+    let mut p = start(
+        &dir,
+        &[
+            "play", "--as", "white", "--depth", "1", "--ascii", "--fen",
+            "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
+        ],
+    );
+    p.exp_string("White to move>").unwrap();
+    p.send_line("draw").unwrap();
+    p.exp_string("Fianchetto accepts the draw.").unwrap();
+    p.exp_string("Draw agreed. (1/2-1/2)").unwrap();
+    p.exp_string("Write a copy as PGN?").unwrap();
+    p.send_line("").unwrap();
+    p.exp_string("Play again? [y/N]").unwrap();
+    p.send_line("").unwrap();
+    finish(&mut p);
+    // And in the start position (level, move 1) it plays on.
+    let mut p = start(&dir, &["play", "--as", "white", "--depth", "1", "--ascii"]);
+    p.exp_string("White to move>").unwrap();
+    p.send_line("draw").unwrap();
+    p.exp_string("Fianchetto declines the draw and plays on.")
+        .unwrap();
+    p.send_line("quit").unwrap();
+    finish(&mut p);
 }

@@ -367,9 +367,28 @@ impl Board {
     /// Reads a move in either UCI or SAN form (UCI first, since `e2e4` is not SAN).
     pub fn parse_move(&self, text: &str) -> Result<Move, SanError> {
         let t = text.trim();
-        if t.parse::<UciMove>().is_ok() {
+        if let Ok(u) = t.parse::<UciMove>() {
             if let Ok(m) = self.parse_uci(t) {
                 return Ok(m);
+            }
+            // A move from a square without a piece of ours: say so, rather than what the SAN
+            // reading would find wrong with the destination.
+            let reason = match self.piece_at(u.from) {
+                None => Some(format!("there is no piece on {}", u.from)),
+                Some(p) if p.color != self.side_to_move() => Some(format!(
+                    "the {} on {} is {}'s, and {} is to move",
+                    p.kind.name(),
+                    u.from,
+                    p.color,
+                    self.side_to_move()
+                )),
+                Some(_) => None,
+            };
+            if let Some(reason) = reason {
+                return Err(SanError::Illegal {
+                    san: t.to_string(),
+                    reason,
+                });
             }
         }
         self.parse_san(t)
@@ -411,6 +430,20 @@ mod tests {
             castle_mate.san(castle_mate.parse_uci("e1c1").unwrap()),
             "O-O-O#"
         );
+    }
+
+    #[test]
+    fn a_move_from_an_empty_square_names_the_square() {
+        let mut g = crate::chess::Game::default();
+        g.push_text("e4").unwrap();
+        g.push_text("e5").unwrap();
+        let err = g.board().parse_move("e2e4").unwrap_err().to_string();
+        assert_eq!(err, "e2e4 is not legal here: there is no piece on e2");
+        let err = g.board().parse_move("d7d5").unwrap_err().to_string();
+        assert!(err.contains("the pawn on d7 is Black's"), "{err}");
+        // A piece of ours that cannot go there still gets the SAN reader's reason.
+        let err = g.board().parse_move("g1g3").unwrap_err().to_string();
+        assert!(err.contains("knight") && err.contains("g3"), "{err}");
     }
 
     #[test]

@@ -553,7 +553,7 @@ async fn game_pgn(State(state): Shared, Path(id): Path<u64>) -> Result<Response,
     let g = games.get(&id).ok_or_else(|| unknown(id))?;
     let mut pgn = PgnGame::from_game(&g.game);
     pgn.set_tag("Event", "Fianchetto in the browser");
-    pgn.set_tag("Date", &crate::tui::play::pgn_date());
+    pgn.set_tag("Date", &crate::tui::game::pgn_date());
     if let Some(o) = g.game.outcome() {
         pgn.set_tag("Result", o.result());
     }

@@ -1,0 +1,644 @@
+//! The game both front ends play: who plays which side, how strong the bot is, the clock's
+//! settings, how a game ended, and the saved game (PGN with our tags) that `--resume` reads back.
+
+use crate::chess::{Color, Game, Outcome};
+use crate::search::{skill, Clock, Limits, Score};
+use std::path::{Path, PathBuf};
+
+/// Who plays which side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Human {
+    /// The person plays White.
+    White,
+    /// The person plays Black.
+    Black,
+    /// Bot against bot.
+    Nobody,
+}
+
+impl Human {
+    /// Whether the person plays `c`.
+    pub fn plays(self, c: Color) -> bool {
+        matches!(
+            (self, c),
+            (Human::White, Color::White) | (Human::Black, Color::Black)
+        )
+    }
+}
+
+/// How strong the bot is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strength {
+    /// Fixed depth (the seed's 1-6).
+    Depth(u32),
+    /// Fixed time per move, milliseconds.
+    Movetime(u64),
+    /// A human-like player of this rating (UCI_Elo's scale, `skill::ELO_MIN..=ELO_MAX`).
+    Elo(u32),
+}
+
+/// What the command line chose; `None` fields are asked in menus.
+#[derive(Clone, Debug, Default)]
+pub struct PlayOptions {
+    /// Which side the person plays.
+    pub human: Option<Human>,
+    /// The bot's strength.
+    pub strength: Option<Strength>,
+    /// Start position.
+    pub fen: Option<String>,
+    /// Letters instead of glyphs.
+    pub ascii: bool,
+    /// Continue a saved game instead of starting one.
+    pub resume: Option<Resume>,
+    /// A Polyglot opening book (.bin) for the bot.
+    pub book: Option<PathBuf>,
+    /// A clock for both sides (full-screen game only); `None` asks (or plays untimed).
+    pub time_control: Option<TimeControl>,
+    /// The line-by-line game even in a terminal (screen readers, scripts).
+    pub plain: bool,
+}
+
+/// Which saved game to continue.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Resume {
+    /// The most recently saved game in the data folder.
+    Last,
+    /// A PGN file (its first game).
+    File(PathBuf),
+}
+
+/// Where games are saved after every move: `$XDG_DATA_HOME/fianchetto`, else
+/// `~/.local/share/fianchetto`; `None` when neither variable is set.
+pub fn data_dir() -> Option<PathBuf> {
+    let nonempty = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+    nonempty("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| nonempty("HOME").map(|h| PathBuf::from(h).join(".local/share")))
+        .map(|d| d.join("fianchetto"))
+}
+
+/// Writes `text` to `path` so that a reader (or a crash) sees the old file or the new one, never
+/// half of one: write a temporary file beside it, then rename it over.
+pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    let tmp = path.with_extension("pgn.tmp");
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path)
+}
+
+impl Strength {
+    /// `depth 4`, `movetime 1000` or `elo 1500`, as the saved game's tag writes it.
+    pub fn tag(self) -> String {
+        match self {
+            Strength::Depth(d) => format!("depth {d}"),
+            Strength::Movetime(ms) => format!("movetime {ms}"),
+            Strength::Elo(elo) => format!("elo {elo}"),
+        }
+    }
+
+    /// Reads a `FianchettoStrength` tag back (`None` for anything out of range).
+    pub fn from_tag(t: &str) -> Option<Strength> {
+        let (kind, n) = t.trim().split_once(' ')?;
+        match kind {
+            "depth" => n
+                .parse()
+                .ok()
+                .filter(|d| (1..=64).contains(d))
+                .map(Strength::Depth),
+            "movetime" => n
+                .parse()
+                .ok()
+                .filter(|ms| (1..=3_600_000).contains(ms))
+                .map(Strength::Movetime),
+            "elo" => n
+                .parse()
+                .ok()
+                .filter(|e| (skill::ELO_MIN..=skill::ELO_MAX).contains(e))
+                .map(Strength::Elo),
+            _ => None,
+        }
+    }
+}
+
+impl Human {
+    /// `white`, `black` or `none`, as the saved game's tag writes it.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Human::White => "white",
+            Human::Black => "black",
+            Human::Nobody => "none",
+        }
+    }
+
+    /// Reads a `FianchettoSide` tag back.
+    pub fn from_tag(t: &str) -> Option<Human> {
+        match t {
+            "white" => Some(Human::White),
+            "black" => Some(Human::Black),
+            "none" => Some(Human::Nobody),
+            _ => None,
+        }
+    }
+}
+
+/// A time control: minutes for the game and seconds added per move, as lichess writes them
+/// (`5+3`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Each side's time at the start, milliseconds.
+    pub base_ms: u64,
+    /// Added to the mover's clock after each move, milliseconds.
+    pub inc_ms: u64,
+}
+
+/// Why a time control could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TimeControlError {
+    /// Not `MINUTES+SECONDS`.
+    #[error("{0:?} is not a time control: write minutes+seconds, e.g. 5+3 or 0.5+0")]
+    Syntax(String),
+    /// Out of range.
+    #[error("{0:?} is out of range: 0.25 to 180 minutes, 0 to 60 seconds per move")]
+    Range(String),
+}
+
+impl TimeControl {
+    /// Reads `5+3` (minutes + seconds per move) or `5` (no increment).
+    pub fn parse(text: &str) -> Result<TimeControl, TimeControlError> {
+        let t = text.trim();
+        let (m, s) = t.split_once('+').unwrap_or((t, "0"));
+        let syntax = || TimeControlError::Syntax(t.to_string());
+        let minutes: f64 = m.trim().parse().map_err(|_| syntax())?;
+        let seconds: f64 = s.trim().parse().map_err(|_| syntax())?;
+        if !(0.25..=180.0).contains(&minutes) || !(0.0..=60.0).contains(&seconds) {
+            return Err(TimeControlError::Range(t.to_string()));
+        }
+        Ok(TimeControl {
+            base_ms: (minutes * 60_000.0).round() as u64,
+            inc_ms: (seconds * 1000.0).round() as u64,
+        })
+    }
+
+    /// The PGN `TimeControl` tag: seconds + increment in seconds (`300+3`).
+    pub fn pgn_tag(self) -> String {
+        format!("{}+{}", self.base_ms / 1000, self.inc_ms / 1000)
+    }
+
+    /// Reads a PGN `TimeControl` tag back (`300+3`); `-` or anything else is `None`.
+    pub fn from_pgn_tag(tag: &str) -> Option<TimeControl> {
+        let (b, i) = tag.split_once('+').unwrap_or((tag, "0"));
+        let base_s: u64 = b.trim().parse().ok()?;
+        let inc_s: u64 = i.trim().parse().ok()?;
+        (15..=10_800).contains(&base_s).then_some(())?;
+        (inc_s <= 60).then_some(TimeControl {
+            base_ms: base_s * 1000,
+            inc_ms: inc_s * 1000,
+        })
+    }
+}
+
+impl std::fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let minutes = self.base_ms as f64 / 60_000.0;
+        let seconds = self.inc_ms as f64 / 1000.0;
+        write!(f, "{minutes}+{seconds}")
+    }
+}
+
+/// How a game ended: by the rules on the board, or by the players and the clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Checkmate, stalemate, or a draw by rule.
+    Rule(Outcome),
+    /// `loser` resigned.
+    Resigned {
+        /// Who resigned.
+        loser: Color,
+    },
+    /// Both sides agreed to a draw.
+    DrawAgreed,
+    /// `loser`'s flag fell; a draw when the other side has no mating material (FIDE 6.9).
+    Time {
+        /// Whose time ran out.
+        loser: Color,
+        /// The other side cannot mate by any series of legal moves.
+        draw: bool,
+    },
+}
+
+impl Ending {
+    /// The PGN result: `1-0`, `0-1` or `1/2-1/2`.
+    pub fn result(self) -> &'static str {
+        match self {
+            Ending::Rule(o) => o.result(),
+            Ending::DrawAgreed | Ending::Time { draw: true, .. } => "1/2-1/2",
+            Ending::Resigned { loser } | Ending::Time { loser, .. } => match loser {
+                Color::White => "0-1",
+                Color::Black => "1-0",
+            },
+        }
+    }
+
+    /// The PGN `Termination` tag's value (the seven-tag roster's supplement).
+    pub fn termination(self) -> &'static str {
+        match self {
+            Ending::Time { .. } => "time forfeit",
+            _ => "normal",
+        }
+    }
+
+    /// A sentence for people: `Black resigns.`, `White lost on time.`
+    pub fn describe(self) -> String {
+        match self {
+            Ending::Rule(o) => format!("Game over: {o}."),
+            Ending::Resigned { loser } => format!("{loser} resigns."),
+            Ending::DrawAgreed => "Draw agreed.".to_string(),
+            Ending::Time { loser, draw: false } => format!("{loser} lost on time."),
+            Ending::Time { loser, draw: true } => {
+                format!("{loser}'s flag fell, but {} cannot mate: draw.", !loser)
+            }
+        }
+    }
+
+    /// Who won, if anyone.
+    pub fn winner(self) -> Option<Color> {
+        match self.result() {
+            "1-0" => Some(Color::White),
+            "0-1" => Some(Color::Black),
+            _ => None,
+        }
+    }
+}
+
+/// Whether `color` has mating material left (for a flag fall: without it the game is drawn).
+/// A lone king, or king and one minor piece, cannot mate by any series of legal moves.
+pub fn can_mate(board: &crate::chess::Board, color: Color) -> bool {
+    use crate::chess::PieceKind::{Bishop, Knight, Pawn, Queen, Rook};
+    let heavy = [Pawn, Rook, Queen]
+        .iter()
+        .any(|&k| board.pieces_of(color, k).any());
+    let minors = board.pieces_of(color, Knight).count() + board.pieces_of(color, Bishop).count();
+    heavy || minors >= 2
+}
+
+/// Nodes for a hint and for judging a draw offer: a full-strength search with a fixed budget
+/// and a fresh hash, so the same position always gets the same answer (about 0.3 s here).
+pub const HINT_NODES: u64 = 300_000;
+
+/// The limits of a hint or a draw-offer judgement (see `HINT_NODES`).
+pub fn hint_limits() -> Limits {
+    Limits {
+        nodes: Some(HINT_NODES),
+        multipv: 1,
+        ..Limits::default()
+    }
+}
+
+/// The bot takes a draw when its own full-strength evaluation (side to move's view after
+/// `plies` half-moves) says it is worse by half a pawn, or the game is level after move 30. A
+/// level position earlier is played on: a person offering a draw at move 5 gets a game.
+pub fn accepts_draw(bot_view: Score, plies: usize) -> bool {
+    const WORSE_CP: i32 = -50;
+    const LEVEL_CP: i32 = 15;
+    const LEVEL_AFTER_PLIES: usize = 60;
+    if bot_view.is_mate() {
+        return bot_view.0 < 0;
+    }
+    bot_view.0 <= WORSE_CP || (bot_view.0.abs() <= LEVEL_CP && plies >= LEVEL_AFTER_PLIES)
+}
+
+impl Strength {
+    /// The bot's search limits at this strength; with a clock it manages its own time (depth
+    /// and rating still limit its play).
+    pub fn limits(self, clock: Option<Clock>) -> Limits {
+        let mut l = Limits {
+            multipv: 1,
+            clock,
+            ..Limits::default()
+        };
+        match self {
+            Strength::Depth(d) => l.depth = Some(d),
+            Strength::Movetime(ms) => {
+                if clock.is_none() {
+                    l.movetime = Some(ms);
+                }
+            }
+            Strength::Elo(elo) => {
+                if clock.is_none() {
+                    l.movetime = Some(skill::ELO_MOVETIME_MS);
+                }
+                l.skill = Some(skill::level_for_elo(elo));
+                l.random = crate::tools::clock_random();
+            }
+        }
+        l
+    }
+}
+
+impl std::fmt::Display for Strength {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Strength::Depth(d) => write!(f, "depth {d}"),
+            Strength::Movetime(ms) => write!(f, "{} s per move", ms as f64 / 1000.0),
+            Strength::Elo(e) => write!(f, "rated {e}"),
+        }
+    }
+}
+
+/// A game as it is saved: the moves, who played what at which strength, the clock, how it
+/// ended. `--resume` reads all of it back.
+#[derive(Clone, Debug)]
+pub struct Record {
+    /// The moves from the start position.
+    pub game: Game,
+    /// Which side the person plays.
+    pub human: Human,
+    /// The bot's strength.
+    pub strength: Strength,
+    /// The clock's settings, if the game is timed.
+    pub time_control: Option<TimeControl>,
+    /// Time left on both clocks (White, Black), milliseconds, for resuming a timed game.
+    pub clocks_ms: Option<(u64, u64)>,
+    /// How it ended, if it has.
+    pub ending: Option<Ending>,
+}
+
+impl Record {
+    /// A new game record.
+    pub fn new(game: Game, human: Human, strength: Strength) -> Record {
+        Record {
+            game,
+            human,
+            strength,
+            time_control: None,
+            clocks_ms: None,
+            ending: None,
+        }
+    }
+
+    /// The game as PGN with the seven tags, the time control, the termination and ours.
+    pub fn to_pgn(&self) -> String {
+        let (w, b) = names(self.human);
+        let mut pgn = crate::chess::pgn::PgnGame::from_game(&self.game);
+        if let Some(e) = self.ending {
+            pgn.result = e.result().to_string();
+        }
+        let mut tags = vec![
+            ("Event", "Fianchetto game".to_string()),
+            ("Site", "?".to_string()),
+            ("Date", pgn_date()),
+            ("Round", "-".to_string()),
+            ("White", w.to_string()),
+            ("Black", b.to_string()),
+            ("Result", pgn.result.clone()),
+            (
+                "TimeControl",
+                self.time_control
+                    .map_or("-".to_string(), TimeControl::pgn_tag),
+            ),
+        ];
+        if let Some(e) = self.ending {
+            tags.push(("Termination", e.termination().to_string()));
+        }
+        tags.push(("FianchettoSide", self.human.tag().to_string()));
+        tags.push(("FianchettoStrength", self.strength.tag()));
+        if let Some((w, b)) = self.clocks_ms.filter(|_| self.ending.is_none()) {
+            tags.push(("FianchettoClock", format!("{w} {b}")));
+        }
+        for (k, v) in tags {
+            pgn.set_tag(k, &v);
+        }
+        pgn.to_pgn()
+    }
+}
+
+/// A game read back for `--resume`.
+#[derive(Debug)]
+pub struct Saved {
+    /// The game as it was saved (its side and strength `None` when the tags are missing).
+    pub game: Game,
+    /// The side from the `FianchettoSide` tag.
+    pub human: Option<Human>,
+    /// The strength from the `FianchettoStrength` tag.
+    pub strength: Option<Strength>,
+    /// The clock from the `TimeControl` tag.
+    pub time_control: Option<TimeControl>,
+    /// Both clocks' time left from the `FianchettoClock` tag.
+    pub clocks_ms: Option<(u64, u64)>,
+    /// Where it was read from.
+    pub path: PathBuf,
+}
+
+/// The most recently saved game in the data folder, if there is one.
+pub fn last_saved_path() -> Result<PathBuf, String> {
+    let dir = data_dir().ok_or("no data folder (set HOME or XDG_DATA_HOME)")?;
+    std::fs::read_dir(&dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().extension().is_some_and(|x| x == "pgn"))
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .max()
+        .map(|(_, p)| p)
+        .ok_or_else(|| format!("no saved game in {}", dir.display()))
+}
+
+/// Reads a saved game back: the last one in the data folder, or a file given by name.
+pub fn load_saved(which: &Resume) -> Result<Saved, String> {
+    let path = match which {
+        Resume::File(p) => p.clone(),
+        Resume::Last => last_saved_path()?,
+    };
+    // A saved game is a few kilobytes; 16 MiB is far beyond any real one.
+    let bytes =
+        crate::files::read_bounded(&path, 16 << 20, "saved game").map_err(|e| e.to_string())?;
+    let pgn = crate::chess::pgn::read_games_bytes(&bytes)
+        .into_iter()
+        .next()
+        .ok_or_else(|| format!("{}: no game in the file", path.display()))?
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if pgn.has_null_move() {
+        return Err(format!(
+            "{}: the game holds a null move (--), which cannot be played on",
+            path.display()
+        ));
+    }
+    let clocks_ms = pgn.tag("FianchettoClock").and_then(|t| {
+        let (w, b) = t.split_once(' ')?;
+        Some((w.parse().ok()?, b.parse().ok()?))
+    });
+    Ok(Saved {
+        game: pgn.main_line(),
+        human: pgn.tag("FianchettoSide").and_then(Human::from_tag),
+        strength: pgn.tag("FianchettoStrength").and_then(Strength::from_tag),
+        time_control: pgn.tag("TimeControl").and_then(TimeControl::from_pgn_tag),
+        clocks_ms,
+        path,
+    })
+}
+
+/// The date as PGN writes it (YYYY.MM.DD), from the system clock.
+pub fn pgn_date() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Days since 1970-01-01 to a calendar date (Howard Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+/// The PGN player names for a game in which the person plays `human`.
+pub fn names(human: Human) -> (&'static str, &'static str) {
+    match human {
+        Human::White => ("Human", "Fianchetto"),
+        Human::Black => ("Fianchetto", "Human"),
+        Human::Nobody => ("Fianchetto", "Fianchetto"),
+    }
+}
+
+/// A fresh autosave file in the data folder (created if needed), or `None` when there is none.
+pub fn new_autosave() -> Option<PathBuf> {
+    let dir = data_dir()?;
+    std::fs::create_dir_all(&dir).ok()?;
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    Some(dir.join(format!(
+        "game-{}-{}-{}.pgn",
+        pgn_date().replace('.', ""),
+        secs % 86_400,
+        std::process::id()
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls_read_and_write() {
+        let tc = TimeControl::parse("5+3").unwrap();
+        assert_eq!((tc.base_ms, tc.inc_ms), (300_000, 3_000));
+        assert_eq!(tc.pgn_tag(), "300+3");
+        assert_eq!(TimeControl::from_pgn_tag("300+3"), Some(tc));
+        assert_eq!(tc.to_string(), "5+3");
+        assert_eq!(TimeControl::parse("10").unwrap().inc_ms, 0);
+        assert_eq!(TimeControl::parse(" 0.5 + 0 ").unwrap().base_ms, 30_000);
+        for bad in ["", "x+1", "5+", "+3", "5+3+1"] {
+            assert!(
+                matches!(TimeControl::parse(bad), Err(TimeControlError::Syntax(_))),
+                "{bad}"
+            );
+        }
+        for far in ["0+0", "181+0", "5+61", "-1+0", "inf+0", "nan+0"] {
+            assert!(TimeControl::parse(far).is_err(), "{far}");
+        }
+        assert_eq!(TimeControl::from_pgn_tag("-"), None);
+    }
+
+    #[test]
+    fn endings_give_the_pgn_result() {
+        assert_eq!(
+            Ending::Resigned {
+                loser: Color::White
+            }
+            .result(),
+            "0-1"
+        );
+        assert_eq!(
+            Ending::Resigned {
+                loser: Color::Black
+            }
+            .result(),
+            "1-0"
+        );
+        assert_eq!(Ending::DrawAgreed.result(), "1/2-1/2");
+        let flag = Ending::Time {
+            loser: Color::Black,
+            draw: false,
+        };
+        assert_eq!((flag.result(), flag.termination()), ("1-0", "time forfeit"));
+        assert_eq!(
+            Ending::Time {
+                loser: Color::Black,
+                draw: true
+            }
+            .result(),
+            "1/2-1/2"
+        );
+    }
+
+    #[test]
+    fn mating_material_for_a_flag_fall() {
+        let b = |f: &str| crate::chess::Board::from_fen(f).unwrap();
+        // FIDE 6.9: K+N cannot mate, K+N+N can (helpmate), a pawn can promote.
+        assert!(!can_mate(
+            &b("4k3/8/8/8/8/8/8/3NK3 w - - 0 1"),
+            Color::White
+        ));
+        assert!(can_mate(
+            &b("4k3/8/8/8/8/8/8/2NNK3 w - - 0 1"),
+            Color::White
+        ));
+        assert!(can_mate(&b("4k3/8/8/8/8/8/P7/4K3 w - - 0 1"), Color::White));
+        assert!(!can_mate(
+            &b("4k3/8/8/8/8/8/P7/4K3 w - - 0 1"),
+            Color::Black
+        ));
+    }
+
+    #[test]
+    fn draw_offers() {
+        assert!(accepts_draw(Score(-80), 10));
+        assert!(!accepts_draw(Score(0), 10), "level early: play on");
+        assert!(accepts_draw(Score(5), 80), "level late: take it");
+        assert!(!accepts_draw(Score(120), 80));
+    }
+
+    #[test]
+    fn a_record_round_trips_through_pgn() {
+        let mut game = Game::default();
+        game.push_text("e4").unwrap();
+        let mut r = Record::new(game, Human::Black, Strength::Elo(1500));
+        r.time_control = Some(TimeControl::parse("3+2").unwrap());
+        r.clocks_ms = Some((170_000, 181_500));
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.pgn");
+        write_atomic(&path, &r.to_pgn()).unwrap();
+        let back = load_saved(&Resume::File(path.clone())).unwrap();
+        assert_eq!(back.game, r.game);
+        assert_eq!(back.human, Some(Human::Black));
+        assert_eq!(back.strength, Some(Strength::Elo(1500)));
+        assert_eq!(back.time_control, r.time_control);
+        assert_eq!(back.clocks_ms, Some((170_000, 181_500)));
+        r.ending = Some(Ending::Resigned {
+            loser: Color::Black,
+        });
+        let text = r.to_pgn();
+        assert!(
+            text.contains("[Result \"1-0\"]") && text.ends_with("1-0\n"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("FianchettoClock"),
+            "a finished game has no clock to resume"
+        );
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_424), (2025, 12, 2));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+}
