@@ -214,11 +214,15 @@ fn end_of_input_saves_the_game() {
     p.exp_string("White to move>").unwrap();
     p.send_control('d').unwrap();
     p.exp_string("Game saved to ").unwrap();
-    p.exp_string("resume with 'fianchetto play --resume'").unwrap();
+    p.exp_string("resume with 'fianchetto play --resume'")
+        .unwrap();
     finish(&mut p);
     // Nothing is left in the current folder: the game is in the data folder only.
     assert!(pgn_files(&dir).is_empty());
-    let saved = pgn_files(std::path::Path::new(&format!("{}-data/fianchetto", dir.display())));
+    let saved = pgn_files(std::path::Path::new(&format!(
+        "{}-data/fianchetto",
+        dir.display()
+    )));
     assert_eq!(saved.len(), 1);
     let text = &saved[0];
     assert!(text.starts_with("[Event"));
@@ -250,7 +254,10 @@ fn ctrl_c_saves_the_game() {
     p.exp_string("Game saved to ").unwrap();
     finish(&mut p);
     assert!(pgn_files(&dir).is_empty(), "nothing in the current folder");
-    let saved = pgn_files(std::path::Path::new(&format!("{}-data/fianchetto", dir.display())));
+    let saved = pgn_files(std::path::Path::new(&format!(
+        "{}-data/fianchetto",
+        dir.display()
+    )));
     assert_eq!(saved.len(), 1);
 }
 
@@ -299,7 +306,10 @@ fn hangup_and_terminate_save_the_game() {
             p.exp_string("Game saved to").unwrap();
         }
         finish(&mut p);
-        assert!(pgn_files(&dir).is_empty(), "{sig}: nothing in the current folder");
+        assert!(
+            pgn_files(&dir).is_empty(),
+            "{sig}: nothing in the current folder"
+        );
         let auto = pgn_files(&data.join("fianchetto"));
         assert_eq!(auto.len(), 1, "{sig}");
         assert!(auto[0].contains("1. e4 "), "{sig}: {}", auto[0]);
@@ -384,11 +394,13 @@ fn plain_mode_in_a_real_terminal_hints_resigns_and_prints_the_pgn() {
     let dir = temp_dir("plain");
     let data = dir.join("data");
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_fianchetto"));
-    cmd.args(["play", "--plain", "--as", "white", "--elo", "1300", "--ascii"])
-        .current_dir(&dir)
-        .env("NO_COLOR", "1")
-        .env("TERM", "xterm-256color")
-        .env("XDG_DATA_HOME", &data);
+    cmd.args([
+        "play", "--plain", "--as", "white", "--elo", "1300", "--ascii",
+    ])
+    .current_dir(&dir)
+    .env("NO_COLOR", "1")
+    .env("TERM", "xterm-256color")
+    .env("XDG_DATA_HOME", &data);
     let mut p = spawn_command(cmd, Some(30_000)).expect("spawn in a pty");
     p.exp_string("White to move>").unwrap();
     // The hint is a full-strength search with a fixed budget: the same move every time, even
@@ -410,7 +422,8 @@ fn plain_mode_in_a_real_terminal_hints_resigns_and_prints_the_pgn() {
     p.send_line("pgn").unwrap();
     p.exp_string("[FianchettoStrength \"elo 1300\"]").unwrap();
     p.send_line("resign").unwrap();
-    p.exp_string("White resigns. Fianchetto wins. (0-1)").unwrap();
+    p.exp_string("White resigns. Fianchetto wins. (0-1)")
+        .unwrap();
     p.exp_string("Write a copy as PGN?").unwrap();
     p.send_line("").unwrap();
     p.exp_string("Play again? [y/N]").unwrap();
@@ -430,7 +443,13 @@ fn a_draw_offer_in_a_lost_position_is_accepted() {
     let mut p = start(
         &dir,
         &[
-            "play", "--as", "white", "--depth", "1", "--ascii", "--fen",
+            "play",
+            "--as",
+            "white",
+            "--depth",
+            "1",
+            "--ascii",
+            "--fen",
             "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
         ],
     );

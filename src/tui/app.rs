@@ -5,8 +5,8 @@
 use super::bot::{Bot, Job, Purpose, Reply};
 use super::clock::Clocks;
 use super::game::{
-    accepts_draw, can_mate, data_dir, last_saved_path, load_saved, new_autosave, write_atomic,
-    Ending, Human, PlayOptions, Record, Resume, Saved, Strength, TimeControl,
+    accepts_draw, can_mate, data_dir, load_saved, new_autosave, write_atomic, Ending, Human,
+    PlayOptions, Record, Resume, Saved, Strength, TimeControl,
 };
 use crate::chess::{Board, Color, Game, Move, PieceKind, Square};
 use crate::search::{Clock, Score};
@@ -133,12 +133,12 @@ pub struct Setup {
 
 impl Setup {
     fn new(opts: &PlayOptions) -> Setup {
-        let resumable = last_saved_path().ok().and_then(|p| {
-            let s = load_saved(&Resume::File(p.clone())).ok()?;
+        let resumable = load_saved(&Resume::Last).ok().map(|s| {
+            let p = s.path.clone();
             let side = s.human.map_or("?", |h| h.tag());
             let n = s.game.moves().len();
             let strength = s.strength.map_or(String::new(), |st| format!(", {st}"));
-            Some((p, format!("{n} plies, you play {side}{strength}")))
+            (p, format!("{n} plies, you play {side}{strength}"))
         });
         let mut s = Setup {
             focus: if resumable.is_some() {

@@ -428,25 +428,41 @@ pub struct Saved {
     pub path: PathBuf,
 }
 
-/// The most recently saved game in the data folder, if there is one.
-pub fn last_saved_path() -> Result<PathBuf, String> {
+/// The saved games in the data folder, the most recent first.
+fn saved_paths() -> Result<Vec<PathBuf>, String> {
     let dir = data_dir().ok_or("no data folder (set HOME or XDG_DATA_HOME)")?;
-    std::fs::read_dir(&dir)
+    let mut games: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(&dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .filter_map(|e| e.ok())
         .filter(|e| e.path().extension().is_some_and(|x| x == "pgn"))
         .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
-        .max()
-        .map(|(_, p)| p)
-        .ok_or_else(|| format!("no saved game in {}", dir.display()))
+        .collect();
+    games.sort_by(|a, b| b.cmp(a));
+    Ok(games.into_iter().map(|(_, p)| p).collect())
 }
 
-/// Reads a saved game back: the last one in the data folder, or a file given by name.
+/// Reads a saved game back: the most recent unfinished one in the data folder, or a file
+/// given by name.
 pub fn load_saved(which: &Resume) -> Result<Saved, String> {
-    let path = match which {
-        Resume::File(p) => p.clone(),
-        Resume::Last => last_saved_path()?,
-    };
+    match which {
+        Resume::File(p) => load_file(p.clone()),
+        Resume::Last => {
+            let paths = saved_paths()?;
+            let none = || {
+                format!(
+                    "no unfinished game in {}",
+                    data_dir().unwrap_or_default().display()
+                )
+            };
+            paths
+                .into_iter()
+                .find_map(|p| load_file(p).ok())
+                .ok_or_else(none)
+        }
+    }
+}
+
+fn load_file(path: PathBuf) -> Result<Saved, String> {
     // A saved game is a few kilobytes; 16 MiB is far beyond any real one.
     let bytes =
         crate::files::read_bounded(&path, 16 << 20, "saved game").map_err(|e| e.to_string())?;
@@ -455,6 +471,13 @@ pub fn load_saved(which: &Resume) -> Result<Saved, String> {
         .next()
         .ok_or_else(|| format!("{}: no game in the file", path.display()))?
         .map_err(|e| format!("{}: {e}", path.display()))?;
+    if pgn.result != "*" {
+        return Err(format!(
+            "{}: that game is over ({}); there is nothing to resume",
+            path.display(),
+            pgn.result
+        ));
+    }
     if pgn.has_null_move() {
         return Err(format!(
             "{}: the game holds a null move (--), which cannot be played on",
@@ -513,12 +536,19 @@ pub fn new_autosave() -> Option<PathBuf> {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
-    Some(dir.join(format!(
-        "game-{}-{}-{}.pgn",
+    let stem = format!(
+        "game-{}-{}-{}",
         pgn_date().replace('.', ""),
         secs % 86_400,
         std::process::id()
-    )))
+    );
+    // Two games started in the same second ("new" at once) must not share a file.
+    (1..1000)
+        .map(|n| match n {
+            1 => dir.join(format!("{stem}.pgn")),
+            n => dir.join(format!("{stem}-{n}.pgn")),
+        })
+        .find(|p| !p.exists())
 }
 
 #[cfg(test)]

@@ -425,9 +425,11 @@ fn draw_moves(app: &App, p: &Play, area: Rect, buf: &mut Buffer) {
             if x >= area.right() {
                 continue;
             }
-            let text = match ply {
-                Some(n) => sans[n - 1].clone(),
-                None => "...".to_string(),
+            let text = match (ply, k) {
+                (Some(n), _) => sans[n - 1].clone(),
+                // A game that starts with Black's move: White's first slot is empty.
+                (None, 0) => "...".to_string(),
+                (None, _) => continue,
             };
             let mut style = Style::default();
             if ply == Some(shown) && shown > 0 {
