@@ -1266,12 +1266,22 @@ pub fn white_score(s: Score, side: Color) -> Score {
     }
 }
 
-/// A score for people, from White's view: `+0.35`, `#3` (White mates), `#-3`.
+/// A score for people, from White's view: `+0.35`, `#3` (White mates in 3), `#-3` (Black
+/// does). `s` is from the view of `side`, the side to move.
 pub fn eval_text(s: Score, side: Color) -> String {
-    let w = white_score(s, side);
-    match w.mate_moves() {
-        Some(n) => format!("#{n}"),
-        None => crate::tools::format::pawns(w.0),
+    match s.mate_moves() {
+        Some(n) => {
+            // Positive: the side to move mates in n; otherwise it is mated in -n of its moves,
+            // which the winner completes in as many.
+            let (winner, moves) = if n > 0 {
+                (side, n)
+            } else {
+                (!side, (-n).max(1))
+            };
+            let sign = if winner == Color::White { "" } else { "-" };
+            format!("#{sign}{moves}")
+        }
+        None => crate::tools::format::pawns(white_score(s, side).0),
     }
 }
 
@@ -1432,6 +1442,16 @@ mod tests {
             })
         );
         assert!(p.record.to_pgn().contains("[Result \"1-0\"]"));
+    }
+
+    #[test]
+    fn mate_scores_read_from_whites_side() {
+        use crate::search::score::MATE;
+        // White to move mates in 2 (3 plies); Black to move is mated in 1 (2 plies).
+        assert_eq!(eval_text(Score(MATE - 3), Color::White), "#2");
+        assert_eq!(eval_text(Score(-(MATE - 2)), Color::Black), "#1");
+        assert_eq!(eval_text(Score(MATE - 1), Color::Black), "#-1");
+        assert_eq!(eval_text(Score(-35), Color::Black), "+0.35");
     }
 
     #[test]

@@ -189,10 +189,10 @@ fn draw_board(app: &App, p: &Play, g: &Geometry, buf: &mut Buffer) {
         let is_hint = hint.is_some_and(|m| m.from() == sq || m.to() == sq);
         let mut style = Style::default();
         if app.color {
-            let bg = if cursor {
-                palette::CURSOR
-            } else if selected {
+            let bg = if selected {
                 palette::SELECTED
+            } else if cursor {
+                palette::CURSOR
             } else if target.is_some_and(|t| t.1) {
                 palette::TARGET
             } else if check == Some(sq) {
@@ -217,10 +217,10 @@ fn draw_board(app: &App, p: &Play, g: &Geometry, buf: &mut Buffer) {
         let mid = rect.y + rect.height / 2;
         let centre = rect.x + rect.width / 2;
         if !app.color {
-            let marks = if cursor {
-                Some(('[', ']'))
-            } else if selected {
+            let marks = if selected {
                 Some(('<', '>'))
+            } else if cursor {
+                Some(('[', ']'))
             } else if target.is_some() {
                 Some(('(', ')'))
             } else if check == Some(sq) {
@@ -340,6 +340,23 @@ fn eval_lines(app: &App, p: &Play, width: u16) -> Vec<String> {
     let ply = p.shown_ply();
     let board = p.shown_board();
     let mut lines = Vec::new();
+    if board.legal_moves().is_empty() {
+        let (what, result) = if board.in_check() {
+            let winner = !board.side_to_move();
+            (
+                "Checkmate",
+                if winner == Side::White { "1-0" } else { "0-1" },
+            )
+        } else {
+            ("Stalemate", "1/2-1/2")
+        };
+        return vec![
+            format!("{what} ({result})"),
+            String::new(),
+            String::new(),
+            String::new(),
+        ];
+    }
     match p.evals.get(&ply) {
         Some(&(score, side)) => {
             let w = white_score(score, side);
@@ -558,7 +575,8 @@ fn draw_help(area: Rect, buf: &mut Buffer) {
 
 fn draw_setup(app: &App, setup: &super::app::Setup, area: Rect, buf: &mut Buffer) {
     let w = area.width.min(64);
-    let h = area.height.min(16);
+    // The fields, a line after Resume, a blank and an error line, the keys, the border.
+    let h = area.height.min(setup.fields().len() as u16 + 7);
     let r = Rect::new(
         area.x + (area.width - w) / 2,
         area.y + (area.height - h) / 2,
@@ -742,5 +760,54 @@ mod tests {
             "the rank labels are not squares"
         );
         assert_eq!(g.square_at(99, 31, false), None);
+    }
+
+    /// Compares a screen with its snapshot in `tests/data/screens/NAME.txt`; with
+    /// `FIANCHETTO_UPDATE_SNAPSHOTS=1` it writes the snapshot instead (then look at it).
+    fn snapshot(name: &str, screen: &[String]) {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/screens")
+            .join(format!("{name}.txt"));
+        let text = screen.join("\n") + "\n";
+        if std::env::var_os("FIANCHETTO_UPDATE_SNAPSHOTS").is_some() {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, &text).unwrap();
+            return;
+        }
+        let want = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            want == text,
+            "{name} differs from {}:\n{text}",
+            path.display()
+        );
+    }
+
+    #[test]
+    fn snapshots_of_the_main_screens() {
+        // The setup form (as a first-time user sees it: nothing to resume).
+        let mut a = App::new(PlayOptions::default(), false).unwrap();
+        if let Some(s) = &mut a.setup {
+            s.resumable = None;
+            s.focus = Field::Side;
+        }
+        snapshot("setup-60x20", &text(&a, 60, 20));
+        // A game with a piece picked up, in review and live, and the help.
+        let mut a = app(Human::White, None);
+        let now = Instant::now();
+        if let Some(p) = &mut a.play {
+            for san in ["e4", "e5", "Nf3", "Nc6", "Bb5"] {
+                p.record.game.push_text(san).unwrap();
+            }
+            p.record.human = Human::Black;
+        }
+        a.flipped = false;
+        a.message = "Fianchetto plays Bb5.".into();
+        a.pick("a7".parse().ok(), now);
+        snapshot("game-80x24", &text(&a, 80, 24));
+        a.on_key(Key::Char('?'), now);
+        snapshot("help-80x24", &text(&a, 80, 24));
+        a.on_key(Key::Esc, now);
+        a.on_key(Key::PageUp, now);
+        snapshot("review-44x20", &text(&a, 44, 20));
     }
 }
