@@ -291,28 +291,90 @@ impl Board {
         if self.color(us).has(to) {
             return format!("{to} is occupied by your own piece");
         }
-        let reaching = ours.into_iter().find(|&from| {
-            if kind == PieceKind::Pawn {
+        // A piece that could go there but for its own king's safety says so; else a pawn
+        // whose way is blocked; else nothing reaches.
+        if let Some(from) = ours.into_iter().find(|&f| self.reach(f).has(to)) {
+            return self.why_not(from, to);
+        }
+        if let Some(from) = ours.into_iter().find(|&f| self.blocker(f, to).is_some()) {
+            return self.why_not(from, to);
+        }
+        format!("no {name} can reach {to}")
+    }
+
+    /// The squares the piece on `from` attacks or moves to, ignoring whether its king is left
+    /// in check (castling aside): a pawn pushes onto empty squares and captures onto enemy
+    /// pieces or the en-passant square.
+    fn reach(&self, from: Square) -> Bitboard {
+        let Some(piece) = self.piece_at(from) else {
+            return Bitboard::EMPTY;
+        };
+        let us = piece.color;
+        let occ = self.occupied();
+        let reach = match piece.kind {
+            PieceKind::Pawn => {
                 let fwd = if us == super::square::Color::White {
                     8
                 } else {
                     -8
                 };
-                pawn_attacks(us, from).has(to)
-                    || to == from.offset(fwd)
-                    || (from.rank() == Rank::R2.relative(us) && to == from.offset(2 * fwd))
-            } else {
-                piece_reach(kind, from, self).has(to)
+                let mut r = pawn_attacks(us, from) & self.color(!us);
+                if let Some(ep) = self.en_passant() {
+                    r |= pawn_attacks(us, from) & Bitboard::from_square(ep);
+                }
+                let one = from.offset(fwd);
+                if !occ.has(one) {
+                    r |= Bitboard::from_square(one);
+                    let two = one.offset(fwd);
+                    if from.rank() == Rank::R2.relative(us) && !occ.has(two) {
+                        r |= Bitboard::from_square(two);
+                    }
+                }
+                r
             }
-        });
-        match reaching {
-            Some(from) if self.in_check() => {
-                format!("you are in check, and the {name} on {from} moving to {to} does not end it")
-            }
-            Some(from) => {
-                format!("the {name} on {from} cannot go to {to}: it would leave your king in check")
-            }
-            None => format!("no {name} can reach {to}"),
+            PieceKind::King => king_attacks(from),
+            kind => piece_reach(kind, from, self),
+        };
+        reach & !self.color(us)
+    }
+
+    /// For a pawn on `from` whose push to `to` is in the way of a piece, that piece's square.
+    fn blocker(&self, from: Square, to: Square) -> Option<Square> {
+        let piece = self.piece_at(from)?;
+        if piece.kind != PieceKind::Pawn || from.file() != to.file() {
+            return None;
+        }
+        let fwd: i8 = if piece.color == super::square::Color::White {
+            8
+        } else {
+            -8
+        };
+        let one = from.offset(fwd);
+        let double = from.rank() == Rank::R2.relative(piece.color) && to == one.offset(fwd);
+        if to != one && !double {
+            return None;
+        }
+        let occ = self.occupied();
+        [one, to].into_iter().find(|&s| occ.has(s))
+    }
+
+    /// Why the piece on `from` (the mover's) cannot go to `to`.
+    fn why_not(&self, from: Square, to: Square) -> String {
+        let Some(piece) = self.piece_at(from) else {
+            return format!("there is no piece on {from}");
+        };
+        let name = piece.kind.name();
+        if let Some(b) = self.blocker(from, to) {
+            let what = self.piece_at(b).map_or("piece", |p| p.kind.name());
+            return format!("the {name} on {from} is blocked by the {what} on {b}");
+        }
+        if !self.reach(from).has(to) {
+            return format!("the {name} on {from} cannot go to {to}");
+        }
+        if self.in_check() {
+            format!("you are in check, and the {name} on {from} moving to {to} does not end it")
+        } else {
+            format!("the {name} on {from} cannot go to {to}: it would leave your king in check")
         }
     }
 
@@ -382,7 +444,14 @@ impl Board {
                     p.color,
                     self.side_to_move()
                 )),
-                Some(_) => None,
+                // Castling typed as the king's two-square move stays with the SAN reader.
+                Some(p)
+                    if p.kind == PieceKind::King
+                        && u.from.file().index().abs_diff(u.to.file().index()) > 1 =>
+                {
+                    None
+                }
+                Some(_) => Some(self.why_not(u.from, u.to)),
             };
             if let Some(reason) = reason {
                 return Err(SanError::Illegal {
@@ -441,9 +510,35 @@ mod tests {
         assert_eq!(err, "e2e4 is not legal here: there is no piece on e2");
         let err = g.board().parse_move("d7d5").unwrap_err().to_string();
         assert!(err.contains("the pawn on d7 is Black's"), "{err}");
-        // A piece of ours that cannot go there still gets the SAN reader's reason.
+        // A piece of ours that cannot go there gets its own reason.
         let err = g.board().parse_move("g1g3").unwrap_err().to_string();
-        assert!(err.contains("knight") && err.contains("g3"), "{err}");
+        assert_eq!(
+            err,
+            "g1g3 is not legal here: the knight on g1 cannot go to g3"
+        );
+        // A blocked pawn is blocked, in SAN and in UCI (it was "would leave your king in check").
+        let mut g = crate::chess::Game::default();
+        g.push_text("Nf3").unwrap();
+        g.push_text("e6").unwrap();
+        let err = g.board().parse_move("f4").unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "f4 is not legal here: the pawn on f2 is blocked by the knight on f3"
+        );
+        let err = g.board().parse_move("f2f3").unwrap_err().to_string();
+        assert!(
+            err.ends_with("the pawn on f2 is blocked by the knight on f3"),
+            "{err}"
+        );
+        // A pin still reads as a pin.
+        let pinned = Board::from_fen("4k3/8/8/8/8/8/4r3/4K2N w - - 0 1").unwrap();
+        assert!(pinned.parse_move("e1e2").is_ok());
+        let pin = Board::from_fen("4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1").unwrap();
+        let err = pin.parse_move("Nc3").unwrap_err().to_string();
+        assert!(
+            err.ends_with("the knight on e2 cannot go to c3: it would leave your king in check"),
+            "{err}"
+        );
     }
 
     #[test]

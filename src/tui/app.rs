@@ -138,7 +138,11 @@ impl Setup {
             let side = s.human.map_or("?", |h| h.tag());
             let n = s.game.moves().len();
             let strength = s.strength.map_or(String::new(), |st| format!(", {st}"));
-            (p, format!("{n} plies, you play {side}{strength}"))
+            let moves = match n {
+                1 => "1 ply".to_string(),
+                n => format!("{n} plies"),
+            };
+            (p, format!("{moves}, you play {side}{strength}"))
         });
         let mut s = Setup {
             focus: if resumable.is_some() {
@@ -273,8 +277,15 @@ impl Setup {
                         i64::from(crate::search::skill::ELO_MAX),
                     ) as u32;
                 }
-                1 => self.depth = step(self.depth, DEPTHS.len()),
-                _ => self.movetime = step(self.movetime, MOVETIMES.len()),
+                // Strengths stop at their ends: one key too many must not wrap to the other.
+                1 => {
+                    self.depth =
+                        (self.depth as i64 + delta).clamp(0, DEPTHS.len() as i64 - 1) as usize
+                }
+                _ => {
+                    self.movetime =
+                        (self.movetime as i64 + delta).clamp(0, MOVETIMES.len() as i64 - 1) as usize
+                }
             },
             Field::Clock => self.clock = step(self.clock, CLOCKS.len() + 2),
             Field::Start => self.start = step(self.start, 3),
@@ -306,6 +317,12 @@ impl Setup {
             _ => {}
         }
         self.error = None;
+    }
+
+    /// Whether the focused field is one being typed into (a custom clock, a Chess960 number).
+    fn typing(&self) -> bool {
+        (self.focus == Field::Clock && self.clock == 10)
+            || (self.focus == Field::Start && self.start == 2)
     }
 
     fn backspace(&mut self) {
@@ -433,6 +450,8 @@ pub struct App {
     /// Letters instead of piece glyphs (`--ascii`).
     pub ascii: bool,
     opts: PlayOptions,
+    /// The form as it was last submitted: `new` starts from it.
+    last_setup: Option<Setup>,
     bot: Bot,
     next_id: u64,
 }
@@ -445,7 +464,7 @@ Commands (type them): hint  undo  resign  draw  flip  fen  pgn [FILE]
   eval (show/hide the evaluation)  new (another game)  quit
 Keys: Tab evaluation panel   PgUp/PgDn or [ ] step through the game
   Home/End start/now   Esc cancel   ? this help   Ctrl-C leave (saved)
-Bot vs bot: Space pause   n one move   + faster   - slower";
+Bot vs bot: Space pause   . one move   + faster   - slower";
 
 impl App {
     /// A new app: the setup screen, or straight into the game when the command line said
@@ -462,6 +481,7 @@ impl App {
             color,
             ascii: opts.ascii,
             opts,
+            last_setup: None,
             bot: Bot::spawn(),
             next_id: 1,
         };
@@ -507,9 +527,9 @@ impl App {
             .filter(|d| saved.path.starts_with(d))
             .map(|_| saved.path.clone());
         let message = format!(
-            "Resumed {} ({} moves played).",
-            saved.path.display(),
-            saved.game.moves().len()
+            "Resumed the game of {} plies from {}.",
+            saved.game.moves().len(),
+            saved.path.display()
         );
         self.start_game(
             Record::new(saved.game, human, strength),
@@ -538,8 +558,10 @@ impl App {
         let clocks = time_control.map(|tc| match clocks_ms {
             Some((w, b)) => {
                 let mut c = Clocks::with_left(tc, w as i64, b as i64);
+                let plies = record.game.moves().len();
+                c.set_presses(plies);
                 // A resumed game's clock runs at once for the side to move.
-                if !record.game.moves().is_empty() {
+                if plies >= 2 {
                     c.resume(record.game.board().side_to_move(), now);
                 }
                 c
@@ -600,6 +622,10 @@ impl App {
         let Some(p) = &mut self.play else { return };
         p.record.clocks_ms = p.clocks.as_ref().map(|c| c.snapshot_ms(now));
         if p.game().moves().is_empty() && p.record.ending.is_none() {
+            // Taken back to the start: nothing to resume.
+            if let Some(path) = &p.autosave {
+                let _ = std::fs::remove_file(path);
+            }
             return;
         }
         if let Some(path) = &p.autosave {
@@ -654,9 +680,11 @@ impl App {
             Key::Up => s.focus = fields[(at + fields.len() - 1) % fields.len()],
             Key::Down | Key::Tab => s.focus = fields[(at + 1) % fields.len()],
             Key::Left => s.change(-1),
-            Key::Right | Key::Char(' ') => s.change(1),
+            Key::Right => s.change(1),
+            Key::Char(' ') if !s.typing() => s.change(1),
             Key::Backspace => s.backspace(),
-            Key::Esc | Key::Char('q') => return Flow::Quit,
+            Key::Esc => return Flow::Quit,
+            Key::Char('q') if !s.typing() => return Flow::Quit,
             Key::Char('?') => self.help = true,
             Key::Char(c) => s.type_char(c),
             Key::Enter => self.submit_setup(),
@@ -667,6 +695,7 @@ impl App {
 
     fn submit_setup(&mut self) {
         let Some(s) = self.setup.clone() else { return };
+        self.last_setup = Some(s.clone());
         if s.focus == Field::Resume {
             if let Some((path, _)) = &s.resumable {
                 match load_saved(&Resume::File(path.clone())).and_then(|g| self.start_saved(g)) {
@@ -761,12 +790,12 @@ impl App {
             Key::Char(' ') if input_empty => {
                 p.paused = !p.paused;
                 self.message = if p.paused {
-                    "Paused: Space goes on, n plays one move.".into()
+                    "Paused: Space goes on, . plays one move.".into()
                 } else {
                     "Playing.".into()
                 };
             }
-            Key::Char('n') if input_empty && bots => {
+            Key::Char('.') if input_empty && bots => {
                 p.step = true;
                 p.paused = true;
             }
@@ -906,6 +935,23 @@ impl App {
         Flow::Continue
     }
 
+    /// The promotion chooser's piece `index` (into `PROMOTIONS`) was clicked.
+    pub fn choose_promotion(&mut self, index: usize, now: Instant) -> Flow {
+        let Some(p) = &mut self.play else {
+            return Flow::Continue;
+        };
+        match p.promotion.take() {
+            Some(mut choice) if index < PROMOTIONS.len() => {
+                choice.index = index;
+                self.promote(choice, now)
+            }
+            other => {
+                p.promotion = other;
+                Flow::Continue
+            }
+        }
+    }
+
     /// A mouse button released on `square`: a drag from the picked piece ends there.
     pub fn release(&mut self, square: Square, now: Instant) -> Flow {
         let dragged = self
@@ -961,7 +1007,10 @@ impl App {
         }
         p.selected = None;
         p.hint = None;
-        p.review = None;
+        // The person's move returns to the game; the bot's leaves a review where it is.
+        if p.record.human.plays(mover) {
+            p.review = None;
+        }
         p.last_move_at = now;
         self.check_ending(now);
         self.autosave(now);
@@ -1021,7 +1070,18 @@ impl App {
             "new" => {
                 self.cancel_bot();
                 self.play = None;
-                self.setup = Some(Setup::new(&self.opts));
+                let fresh = Setup::new(&self.opts);
+                // The last form's choices, with what can be resumed now.
+                self.setup = Some(match self.last_setup.clone() {
+                    Some(mut s) => {
+                        s.focus = Field::Side;
+                        s.resumable = fresh.resumable;
+                        s.error = None;
+                        s
+                    }
+                    None => fresh,
+                });
+                self.message.clear();
             }
             "pgn" if arg.is_empty() => {
                 self.message = match &p.autosave {
@@ -1097,6 +1157,10 @@ impl App {
             self.message = "The bots play on their own: no takebacks.".into();
             return;
         }
+        if let Some(e) = p.ending() {
+            self.message = format!("The game is over ({}): 'new' starts another.", e.result());
+            return;
+        }
         if p.game().moves().is_empty() {
             self.message = "Nothing to undo.".into();
             return;
@@ -1114,7 +1178,9 @@ impl App {
         p.last_move_at = now;
         if let Some(c) = &mut p.clocks {
             c.stop(now);
-            if !p.record.game.moves().is_empty() {
+            let plies = p.record.game.moves().len();
+            c.set_presses(plies);
+            if plies >= 2 {
                 c.resume(p.record.game.board().side_to_move(), now);
             }
         }

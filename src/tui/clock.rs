@@ -14,6 +14,8 @@ pub struct Clocks {
     left_ms: [i64; 2],
     /// The clock that is running, and since when.
     running: Option<(Color, Instant)>,
+    /// Moves pressed so far: the clocks start after each side's first move.
+    presses: u32,
 }
 
 impl Clocks {
@@ -29,6 +31,7 @@ impl Clocks {
             control,
             left_ms: [white_ms, black_ms],
             running: None,
+            presses: 0,
         }
     }
 
@@ -49,14 +52,22 @@ impl Clocks {
     }
 
     /// `mover` has moved at `now`: their clock stops (with the increment added) and the other
-    /// side's starts. The first move of the game starts the opponent's clock only.
+    /// side's starts. As on lichess, neither side's first move is timed: the clocks start when
+    /// both have moved once.
     pub fn press(&mut self, mover: Color, now: Instant) {
+        self.presses += 1;
         if let Some((c, _)) = self.running {
             if c == mover {
                 self.left_ms[c.index()] = self.left_ms(c, now) + self.control.inc_ms as i64;
             }
         }
-        self.running = Some((!mover, now));
+        self.running = (self.presses >= 2).then_some((!mover, now));
+    }
+
+    /// A game resumed or taken back to `plies` half-moves: the clocks count as started once
+    /// both sides have moved.
+    pub fn set_presses(&mut self, plies: usize) {
+        self.presses = plies.min(2) as u32;
     }
 
     /// Stops whichever clock runs (game over, or leaving), charging its time.
@@ -114,25 +125,27 @@ mod tests {
     }
 
     #[test]
-    fn the_first_move_starts_the_other_clock_and_increments_follow_moves() {
+    fn clocks_start_after_both_first_moves_and_increments_follow_moves() {
         let t0 = Instant::now();
         let at = |ms: u64| t0 + Duration::from_millis(ms);
         let mut c = Clocks::new(tc(60, 2));
         assert_eq!(c.running(), None);
-        // White thinks 5 s before the first move: not charged (nothing runs yet).
+        // Neither first move is timed (White thinks 5 s, Black 4 s).
         c.press(Color::White, at(5_000));
-        assert_eq!(c.left_ms(Color::White, at(5_000)), 60_000);
-        assert_eq!(c.running(), Some(Color::Black));
-        // Black takes 3 s, gets 2 s back.
-        assert_eq!(c.left_ms(Color::Black, at(8_000)), 57_000);
-        c.press(Color::Black, at(8_000));
-        assert_eq!(c.left_ms(Color::Black, at(20_000)), 59_000);
-        // White's runs now: 61 s from 8 s on runs out at 68 s.
-        assert_eq!(c.flagged(at(67_999)), None);
-        assert_eq!(c.flagged(at(68_000)), Some(Color::White));
-        c.stop(at(68_000));
         assert_eq!(c.running(), None);
-        assert_eq!(c.snapshot_ms(at(99_000)), (0, 59_000));
+        c.press(Color::Black, at(9_000));
+        assert_eq!(c.left_ms(Color::Black, at(9_000)), 60_000);
+        assert_eq!(c.running(), Some(Color::White));
+        // White takes 3 s, gets 2 s back.
+        assert_eq!(c.left_ms(Color::White, at(12_000)), 57_000);
+        c.press(Color::White, at(12_000));
+        assert_eq!(c.left_ms(Color::White, at(20_000)), 59_000);
+        // Black's runs now: 60 s from 12 s on runs out at 72 s.
+        assert_eq!(c.flagged(at(71_999)), None);
+        assert_eq!(c.flagged(at(72_000)), Some(Color::Black));
+        c.stop(at(72_000));
+        assert_eq!(c.running(), None);
+        assert_eq!(c.snapshot_ms(at(99_000)), (59_000, 0));
     }
 
     #[test]

@@ -96,10 +96,11 @@ impl Session {
             *s = self.snapshot();
         }
         if let Some(path) = &self.autosave {
-            if !self.game().moves().is_empty() {
-                if let Err(e) = write_atomic(path, &self.record.to_pgn()) {
-                    outln!("Could not autosave to {}: {e}", path.display());
-                }
+            if self.game().moves().is_empty() {
+                // Taken back to the start: nothing to resume.
+                let _ = std::fs::remove_file(path);
+            } else if let Err(e) = write_atomic(path, &self.record.to_pgn()) {
+                outln!("Could not autosave to {}: {e}", path.display());
             }
         }
     }
@@ -405,7 +406,14 @@ pub fn run(opts: PlayOptions) -> Result<(), String> {
         (None, Some(f)) => Board::from_fen(f).map_err(|e| format!("bad FEN: {e}"))?,
         (None, None) => Board::startpos(),
     };
+    if opts.time_control.is_some() {
+        return Err(
+            "the line-by-line game has no clock: leave out --plain (in a terminal) or --clock"
+                .into(),
+        );
+    }
     let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && std::env::var("TERM").map_or(true, |t| t != "dumb")
         && std::io::stdout().is_terminal();
     let shared = Arc::new(Mutex::new(Shared {
         record: Record::new(Game::new(start), Human::White, Strength::Depth(4)),

@@ -3,12 +3,13 @@
 //! quit, a signal or a panic (the terminal restored, the game saved).
 
 use super::app::{App, Flow, Key};
+use super::game::Record;
 use super::game::{write_atomic, PlayOptions};
 use super::view;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{
-    self, DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
-    Event, KeyCode, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
+    self, DisableMouseCapture, EnableMouseCapture, Event, KeyCode, KeyEventKind, KeyModifiers,
+    MouseButton, MouseEventKind,
 };
 use ratatui::crossterm::execute;
 use ratatui::crossterm::terminal::{
@@ -16,8 +17,8 @@ use ratatui::crossterm::terminal::{
 };
 use ratatui::Terminal;
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How often the screen redraws while nothing happens (the clocks' tenths of a second).
@@ -29,7 +30,6 @@ fn restore() {
     let _ = execute!(
         std::io::stdout(),
         DisableMouseCapture,
-        DisableBracketedPaste,
         LeaveAlternateScreen,
         ratatui::crossterm::cursor::Show
     );
@@ -61,15 +61,58 @@ fn key(code: KeyCode, mods: KeyModifiers) -> Option<Key> {
     })
 }
 
+/// The game as it stands, for the signal handler.
+type Snapshot = Arc<Mutex<Option<(Record, Option<PathBuf>)>>>;
+
+/// Saves the game on leaving and says where (nothing when no move was played). After a
+/// hang-up the terminal is gone: nothing here may fail on writing.
+fn save_and_say(snapshot: Option<(Record, Option<PathBuf>)>) {
+    let mut out = std::io::stdout();
+    let Some((record, path)) = snapshot else {
+        return;
+    };
+    if record.game.moves().is_empty() {
+        return;
+    }
+    let _ = match &path {
+        Some(p) => match write_atomic(p, &record.to_pgn()) {
+            Ok(()) => writeln!(
+                out,
+                "Game saved to {}; resume with 'fianchetto play --resume'",
+                p.display()
+            ),
+            Err(e) => writeln!(out, "Could not save the game to {}: {e}", p.display()),
+        },
+        None => {
+            let name = format!("fianchetto-{}.pgn", std::process::id());
+            match std::fs::write(&name, record.to_pgn()) {
+                Ok(()) => writeln!(
+                    out,
+                    "No data folder (HOME is not set): game saved to {name}"
+                ),
+                Err(e) => writeln!(out, "Could not save the game: {e}"),
+            }
+        }
+    };
+    let _ = out.flush();
+}
+
 /// Runs the full-screen game until the person leaves or a signal comes.
 pub fn run(opts: PlayOptions, color: bool) -> Result<(), String> {
     // Everything that can fail on bad options fails here, before the screen changes.
     let mut app = App::new(opts, color)?;
-    let signalled = Arc::new(AtomicBool::new(false));
+    let snapshot: Snapshot = Arc::new(Mutex::new(None));
     {
-        // SIGINT, SIGTERM, SIGHUP: the loop sees the flag within a frame and leaves cleanly.
-        let signalled = Arc::clone(&signalled);
-        let _ = ctrlc::set_handler(move || signalled.store(true, Ordering::SeqCst));
+        // SIGINT, SIGTERM, SIGHUP: restore the terminal, save, leave, from the handler's own
+        // thread. The loop may never see a flag: after a hang-up the terminal's input reads as
+        // end-of-file, which the event reader retries without returning.
+        let snapshot = Arc::clone(&snapshot);
+        let _ = ctrlc::set_handler(move || {
+            restore();
+            let s = snapshot.lock().ok().and_then(|s| s.clone());
+            save_and_say(s);
+            std::process::exit(130);
+        });
     }
     enable_raw_mode().map_err(|e| format!("cannot use this terminal: {e}"))?;
     let hook = std::panic::take_hook();
@@ -77,57 +120,39 @@ pub fn run(opts: PlayOptions, color: bool) -> Result<(), String> {
         restore();
         hook(info);
     }));
-    let _ = execute!(
-        std::io::stdout(),
-        EnterAlternateScreen,
-        EnableMouseCapture,
-        EnableBracketedPaste
-    );
-    let result = event_loop(&mut app, &signalled);
+    // No bracketed paste: a paste-start that never ends would hold every key, Ctrl-C too.
+    let _ = execute!(std::io::stdout(), EnterAlternateScreen, EnableMouseCapture);
+    let result = event_loop(&mut app, &snapshot);
     let now = Instant::now();
+    // The handler may be saving at this moment; hold the lock so that only one of us does.
+    let guard = snapshot.lock();
     restore();
-    // Save the final state (the clocks' time too) and say where the game is.
-    let mut out = std::io::stdout();
-    if let Some((record, path)) = app.snapshot(now) {
-        if !record.game.moves().is_empty() {
-            let _ = match &path {
-                Some(p) => match write_atomic(p, &record.to_pgn()) {
-                    Ok(()) => writeln!(
-                        out,
-                        "Game saved to {}; resume with 'fianchetto play --resume'",
-                        p.display()
-                    ),
-                    Err(e) => writeln!(out, "Could not save the game to {}: {e}", p.display()),
-                },
-                None => {
-                    let name = format!("fianchetto-{}.pgn", std::process::id());
-                    match std::fs::write(&name, record.to_pgn()) {
-                        Ok(()) => writeln!(
-                            out,
-                            "No data folder (HOME is not set): game saved to {name}"
-                        ),
-                        Err(e) => writeln!(out, "Could not save the game: {e}"),
-                    }
-                }
-            };
-        }
-    }
-    let _ = out.flush();
+    save_and_say(app.snapshot(now));
+    drop(guard);
     result
 }
 
-fn event_loop(app: &mut App, signalled: &AtomicBool) -> Result<(), String> {
+fn event_loop(app: &mut App, snapshot: &Snapshot) -> Result<(), String> {
     let backend = CrosstermBackend::new(std::io::stdout());
     let mut terminal = Terminal::new(backend).map_err(|e| e.to_string())?;
     let _ = terminal.clear();
+    let mut shared_ply = None;
     loop {
         let now = Instant::now();
         app.tick(now);
+        // The signal handler's copy, refreshed when the game changes.
+        let state = app
+            .play
+            .as_ref()
+            .map(|p| (p.game().moves().len(), p.ending().is_some()));
+        if state != shared_ply {
+            shared_ply = state;
+            if let Ok(mut s) = snapshot.lock() {
+                *s = app.snapshot(now);
+            }
+        }
         // A terminal that went away (a hang-up) cannot be drawn on: leave, the game is saved.
         if terminal.draw(|f| view::draw(f, app, now)).is_err() {
-            return Ok(());
-        }
-        if signalled.load(Ordering::SeqCst) {
             return Ok(());
         }
         match event::poll(FRAME) {
@@ -135,42 +160,69 @@ fn event_loop(app: &mut App, signalled: &AtomicBool) -> Result<(), String> {
             Ok(false) => continue,
             Err(_) => return Ok(()),
         }
-        let Ok(ev) = event::read() else {
-            return Ok(());
-        };
-        let now = Instant::now();
-        let flow = match ev {
-            Event::Key(k) if k.kind != KeyEventKind::Release => match key(k.code, k.modifiers) {
-                Some(key) => app.on_key(key, now),
-                None => Flow::Continue,
-            },
-            Event::Paste(text) => {
-                app.on_paste(&text);
-                Flow::Continue
+        // Everything that arrived is handled before the next drawing: a long paste arrives as
+        // thousands of keys, and one frame each would take minutes.
+        loop {
+            let Ok(ev) = event::read() else {
+                return Ok(());
+            };
+            if handle(app, &mut terminal, ev)? == Flow::Quit {
+                return Ok(());
             }
-            Event::Mouse(m) => {
-                let size = terminal.size().map_err(|e| e.to_string())?;
-                let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
-                let square =
-                    view::geometry(area).and_then(|g| g.square_at(m.column, m.row, app.flipped));
-                match (m.kind, square) {
-                    (MouseEventKind::Down(MouseButton::Left), Some(sq)) if app.setup.is_none() => {
-                        app.pick(Some(sq), now)
-                    }
-                    (MouseEventKind::Up(MouseButton::Left), Some(sq)) if app.setup.is_none() => {
-                        app.release(sq, now)
-                    }
-                    _ => Flow::Continue,
-                }
+            if !matches!(event::poll(Duration::ZERO), Ok(true)) {
+                break;
             }
-            Event::Resize(..) => {
-                let _ = terminal.autoresize();
-                Flow::Continue
-            }
-            _ => Flow::Continue,
-        };
-        if flow == Flow::Quit {
-            return Ok(());
         }
     }
+}
+
+/// One event from the terminal.
+fn handle(
+    app: &mut App,
+    terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
+    ev: Event,
+) -> Result<Flow, String> {
+    let now = Instant::now();
+    Ok(match ev {
+        Event::Key(k) if k.kind != KeyEventKind::Release => match key(k.code, k.modifiers) {
+            Some(key) => app.on_key(key, now),
+            None => Flow::Continue,
+        },
+        Event::Paste(text) => {
+            app.on_paste(&text);
+            Flow::Continue
+        }
+        Event::Mouse(m) => {
+            let size = terminal.size().map_err(|e| e.to_string())?;
+            let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
+            let Some(g) = view::geometry(area) else {
+                return Ok(Flow::Continue);
+            };
+            let promoting = app.play.as_ref().is_some_and(|p| p.promotion.is_some());
+            if promoting {
+                // Only the chooser takes clicks while it is open.
+                return Ok(match (m.kind, g.promotion_choice_at(m.column, m.row)) {
+                    (MouseEventKind::Down(MouseButton::Left), Some(i)) => {
+                        app.choose_promotion(i, now)
+                    }
+                    _ => Flow::Continue,
+                });
+            }
+            let square = g.square_at(m.column, m.row, app.flipped);
+            match (m.kind, square) {
+                (MouseEventKind::Down(MouseButton::Left), Some(sq)) if app.setup.is_none() => {
+                    app.pick(Some(sq), now)
+                }
+                (MouseEventKind::Up(MouseButton::Left), Some(sq)) if app.setup.is_none() => {
+                    app.release(sq, now)
+                }
+                _ => Flow::Continue,
+            }
+        }
+        Event::Resize(..) => {
+            let _ = terminal.autoresize();
+            Flow::Continue
+        }
+        _ => Flow::Continue,
+    })
 }

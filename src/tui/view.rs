@@ -44,7 +44,9 @@ pub fn geometry(area: Rect) -> Option<Geometry> {
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
         return None;
     }
-    let rows = area.height - 3;
+    // Two rows for the status when there is room (messages with a path run long).
+    let status_rows = if area.height >= 16 { 2 } else { 1 };
+    let rows = area.height - 2 - status_rows;
     let fits = |(cw, ch): (u16, u16), side: u16| 2 + 8 * cw + side <= area.width && 8 * ch < rows;
     let cell = CELLS
         .iter()
@@ -59,14 +61,14 @@ pub fn geometry(area: Rect) -> Option<Geometry> {
         area.right().saturating_sub(side_x).min(44),
         8 * cell.1 + 1,
     );
-    let y = area.bottom() - 3;
+    let y = area.bottom() - 2 - status_rows;
     Some(Geometry {
         squares,
         cell,
         side,
-        status: Rect::new(area.x, y, area.width, 1),
-        input: Rect::new(area.x, y + 1, area.width, 1),
-        keys: Rect::new(area.x, y + 2, area.width, 1),
+        status: Rect::new(area.x, y, area.width, status_rows),
+        input: Rect::new(area.x, y + status_rows, area.width, 1),
+        keys: Rect::new(area.x, y + status_rows + 1, area.width, 1),
     })
 }
 
@@ -80,6 +82,28 @@ impl Geometry {
         let r = (row - self.squares.y) / self.cell.1;
         let (file, rank) = if flipped { (7 - f, r) } else { (f, 7 - r) };
         Square::new((rank * 8 + file) as u8)
+    }
+
+    /// Where the promotion chooser is drawn: over the middle of the board.
+    fn promotion_area(&self) -> Rect {
+        let w = 26.min(self.squares.width + 2);
+        Rect::new(
+            self.squares.x + self.squares.width.saturating_sub(w) / 2,
+            self.squares.y + self.squares.height.saturating_sub(3) / 2,
+            w,
+            3,
+        )
+    }
+
+    /// The promotion choice (an index into `PROMOTIONS`) under a screen position.
+    pub fn promotion_choice_at(&self, column: u16, row: u16) -> Option<usize> {
+        let area = self.promotion_area();
+        if row != area.y + 1 || column < area.x + 2 {
+            return None;
+        }
+        // Each choice is drawn 3 wide at a 5-column pitch; the gap between counts as the left.
+        let i = usize::from((column - area.x - 2) / 5);
+        (i < PROMOTIONS.len() && (column - area.x - 2) % 5 < 3).then_some(i)
     }
 
     /// The screen rectangle of a square.
@@ -110,6 +134,38 @@ mod palette {
     pub const CHECK: Color = Color::Rgb(220, 70, 60);
     pub const WHITE_PIECE: Color = Color::Rgb(255, 255, 255);
     pub const BLACK_PIECE: Color = Color::Rgb(0, 0, 0);
+}
+
+/// The few non-letter symbols, with plain ASCII stand-ins for `--ascii`.
+struct Symbols {
+    to_move: &'static str,
+    dot: &'static str,
+    bar: (char, char),
+    cursor: &'static str,
+    left: &'static str,
+    right: &'static str,
+}
+
+fn symbols(app: &App) -> Symbols {
+    if app.ascii {
+        Symbols {
+            to_move: ">",
+            dot: ".",
+            bar: ('#', '.'),
+            cursor: "_",
+            left: "<",
+            right: ">",
+        }
+    } else {
+        Symbols {
+            to_move: "▶",
+            dot: "•",
+            bar: ('█', '░'),
+            cursor: "█",
+            left: "◀",
+            right: "▶",
+        }
+    }
 }
 
 /// Draws the whole screen.
@@ -255,7 +311,7 @@ fn draw_board(app: &App, p: &Play, g: &Geometry, buf: &mut Buffer) {
                 } else {
                     Style::default()
                 };
-                buf.set_string(centre, mid, "•", s);
+                buf.set_string(centre, mid, symbols(app).dot, s);
             }
             None if !app.color => {
                 let fill = if light { " " } else { "·" };
@@ -301,7 +357,7 @@ fn player_line(app: &App, p: &Play, side: Side, now: Instant, width: u16) -> (St
         }
         None => String::new(),
     };
-    let marker = if to_move { "▶" } else { " " };
+    let marker = if to_move { symbols(app).to_move } else { " " };
     let left = format!("{marker} {side}: {name}");
     let w = width as usize;
     let room = w.saturating_sub(clock.chars().count() + 1);
@@ -372,11 +428,7 @@ fn eval_lines(app: &App, p: &Play, width: u16) -> Vec<String> {
             let share = (f64::from(wdl.win) + f64::from(wdl.draw) / 2.0) / 1000.0;
             let n = usize::from(width.saturating_sub(2)).min(30);
             let white = ((share * n as f64).round() as usize).min(n);
-            let (fill, empty) = if app.ascii {
-                ('#', '.')
-            } else {
-                ('█', '░')
-            };
+            let (fill, empty) = symbols(app).bar;
             lines.push(format!(
                 "{}{}",
                 fill.to_string().repeat(white),
@@ -471,10 +523,9 @@ fn draw_moves(app: &App, p: &Play, area: Rect, buf: &mut Buffer) {
 fn draw_lines(app: &App, p: &Play, g: &Geometry, buf: &mut Buffer) {
     let status = if let Some(ply) = p.review {
         format!(
-            "Reviewing: after {} of {} plies. ] forward, End back to the game. {}",
+            "Reviewing: after {} of {} plies. [ ] step, End back to the game.",
             ply,
             p.game().moves().len(),
-            app.message
         )
     } else {
         app.message.clone()
@@ -483,13 +534,10 @@ fn draw_lines(app: &App, p: &Play, g: &Geometry, buf: &mut Buffer) {
     if app.color {
         style = style.fg(Color::Yellow);
     }
-    buf.set_stringn(
-        g.status.x,
-        g.status.y,
-        status,
-        usize::from(g.status.width),
-        style,
-    );
+    Paragraph::new(status)
+        .style(style)
+        .wrap(Wrap { trim: true })
+        .render(g.status, buf);
     let prompt = if p.ending().is_some() {
         "game over> "
     } else if p.record.human == Human::Nobody {
@@ -503,7 +551,7 @@ fn draw_lines(app: &App, p: &Play, g: &Geometry, buf: &mut Buffer) {
     let room = usize::from(g.input.width).saturating_sub(prompt.len() + 1);
     let chars: Vec<char> = app.input.chars().collect();
     let shown: String = chars[chars.len().saturating_sub(room)..].iter().collect();
-    let line = format!("{prompt}{shown}█");
+    let line = format!("{prompt}{shown}{}", symbols(app).cursor);
     buf.set_stringn(
         g.input.x,
         g.input.y,
@@ -513,7 +561,7 @@ fn draw_lines(app: &App, p: &Play, g: &Geometry, buf: &mut Buffer) {
     );
     let keys = if p.record.human == Human::Nobody {
         format!(
-            "Space {} · n step · + faster · - slower ({:.2} s) · [ ] review · Tab eval · ? help · Ctrl-C quit",
+            "Space {} · . step · + faster · - slower ({:.2} s) · [ ] review · Tab eval · ? help · Ctrl-C quit",
             if p.paused { "go on" } else { "pause" },
             p.pace_ms as f64 / 1000.0
         )
@@ -531,13 +579,7 @@ fn draw_lines(app: &App, p: &Play, g: &Geometry, buf: &mut Buffer) {
 
 fn draw_promotion(app: &App, p: &Play, index: usize, g: &Geometry, buf: &mut Buffer) {
     let side = p.game().board().side_to_move();
-    let w = 26.min(g.squares.width + 2);
-    let area = Rect::new(
-        g.squares.x + g.squares.width.saturating_sub(w) / 2,
-        g.squares.y + g.squares.height.saturating_sub(3) / 2,
-        w,
-        3,
-    );
+    let area = g.promotion_area();
     Clear.render(area, buf);
     Block::default()
         .borders(Borders::ALL)
@@ -576,7 +618,7 @@ fn draw_help(area: Rect, buf: &mut Buffer) {
 fn draw_setup(app: &App, setup: &super::app::Setup, area: Rect, buf: &mut Buffer) {
     let w = area.width.min(64);
     // The fields, a line after Resume, a blank and an error line, the keys, the border.
-    let h = area.height.min(setup.fields().len() as u16 + 7);
+    let h = area.height.min(setup.fields().len() as u16 + 8);
     let r = Rect::new(
         area.x + (area.width - w) / 2,
         area.y + (area.height - h) / 2,
@@ -601,8 +643,9 @@ fn draw_setup(app: &App, setup: &super::app::Setup, area: Rect, buf: &mut Buffer
         let (label, value) = setup.row(field);
         let focused = setup.focus == field;
         let arrows = focused && field != Field::Resume;
+        let sym = symbols(app);
         let text = if arrows {
-            format!("{label:<13} ◀ {value} ▶")
+            format!("{label:<13} {} {value} {}", sym.left, sym.right)
         } else if field == Field::Resume {
             format!("{label:<13} {value}")
         } else {
@@ -622,7 +665,11 @@ fn draw_setup(app: &App, setup: &super::app::Setup, area: Rect, buf: &mut Buffer
         } else {
             Style::default()
         };
-        buf.set_stringn(inner.x, y, e, usize::from(inner.width), s);
+        let rows = inner.bottom().saturating_sub(y + 1).min(2);
+        Paragraph::new(e.as_str())
+            .style(s)
+            .wrap(Wrap { trim: true })
+            .render(Rect::new(inner.x, y, inner.width, rows), buf);
     }
     let keys = if setup.focus == Field::Resume {
         "Enter resume · ↑↓ choose · q quit"
@@ -769,7 +816,7 @@ mod tests {
             .join("tests/data/screens")
             .join(format!("{name}.txt"));
         let text = screen.join("\n") + "\n";
-        if std::env::var_os("FIANCHETTO_UPDATE_SNAPSHOTS").is_some() {
+        if std::env::var_os("FIANCHETTO_UPDATE_SNAPSHOTS").is_some_and(|v| !v.is_empty()) {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(&path, &text).unwrap();
             return;
