@@ -53,6 +53,20 @@ pub fn level_for_elo(elo: u32) -> f64 {
     f64::from(MAX_LEVEL)
 }
 
+/// The limits of a bot playing at `elo` (the terminal game and the browser app): the level for
+/// the rating, and the thinking time the ratings were measured at, or `clock` when the game
+/// has one (the level still limits the play). `random` draws among the candidate moves.
+pub fn rated_limits(elo: u32, clock: Option<super::Clock>, random: u64) -> Limits {
+    Limits {
+        movetime: clock.is_none().then_some(ELO_MOVETIME_MS),
+        clock,
+        skill: Some(level_for_elo(elo)),
+        random,
+        multipv: 1,
+        ..Limits::default()
+    }
+}
+
 /// How many moves a weakened search considers.
 pub const LINES: usize = 4;
 /// Nodes a move at level 0; each two levels double it (level 19: about 2.9 million).
@@ -141,6 +155,22 @@ pub fn choose(result: &mut SearchResult, level: f64, random: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rating_thinks_for_its_measured_time_unless_a_clock_runs() {
+        let untimed = rated_limits(1500, None, 7);
+        assert_eq!(untimed.movetime, Some(ELO_MOVETIME_MS));
+        assert_eq!(untimed.skill, Some(level_for_elo(1500)));
+        assert!(untimed.skill.is_some_and(|l| l < f64::from(MAX_LEVEL)));
+        let clock = super::super::Clock {
+            time_ms: 60_000,
+            inc_ms: 0,
+            moves_to_go: None,
+        };
+        let timed = rated_limits(1500, Some(clock), 7);
+        assert_eq!((timed.movetime, timed.clock), (None, Some(clock)));
+        assert_eq!(timed.skill, untimed.skill);
+    }
 
     #[test]
     fn elo_maps_onto_levels_monotonically_and_within_range() {

@@ -310,27 +310,22 @@ impl Strength {
     /// The bot's search limits at this strength; with a clock it manages its own time (depth
     /// and rating still limit its play).
     pub fn limits(self, clock: Option<Clock>) -> Limits {
-        let mut l = Limits {
+        let fixed = |l: Limits| Limits {
             multipv: 1,
             clock,
-            ..Limits::default()
+            ..l
         };
         match self {
-            Strength::Depth(d) => l.depth = Some(d),
-            Strength::Movetime(ms) => {
-                if clock.is_none() {
-                    l.movetime = Some(ms);
-                }
-            }
-            Strength::Elo(elo) => {
-                if clock.is_none() {
-                    l.movetime = Some(skill::ELO_MOVETIME_MS);
-                }
-                l.skill = Some(skill::level_for_elo(elo));
-                l.random = crate::tools::clock_random();
-            }
+            Strength::Depth(d) => fixed(Limits {
+                depth: Some(d),
+                ..Limits::default()
+            }),
+            Strength::Movetime(ms) => fixed(Limits {
+                movetime: clock.is_none().then_some(ms),
+                ..Limits::default()
+            }),
+            Strength::Elo(elo) => skill::rated_limits(elo, clock, crate::tools::clock_random()),
         }
-        l
     }
 }
 

@@ -490,16 +490,13 @@ async fn bot_move(
     };
     let permit = acquire(&state, Duration::from_secs(10)).await?;
     // A rating sets its own thinking time, the one its level was measured at.
-    let movetime = match req.elo {
-        Some(_) => skill::ELO_MOVETIME_MS,
-        None => req.movetime.unwrap_or(1000).clamp(10, super::MAX_SEARCH_MS),
-    };
-    let limits = Limits {
-        movetime: Some(movetime),
-        skill: req.elo.map(skill::level_for_elo),
-        random: crate::tools::clock_random(),
-        multipv: 1,
-        ..Limits::default()
+    let limits = match req.elo {
+        Some(elo) => skill::rated_limits(elo, None, crate::tools::clock_random()),
+        None => Limits {
+            movetime: Some(req.movetime.unwrap_or(1000).clamp(10, super::MAX_SEARCH_MS)),
+            multipv: 1,
+            ..Limits::default()
+        },
     };
     let searcher = take_searcher(&state);
     let control = searcher.control();
