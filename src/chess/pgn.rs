@@ -148,6 +148,25 @@ struct Token {
     column: usize,
 }
 
+/// A PGN `Date` tag's value (YYYY.MM.DD) for `unix_secs` seconds after 1970-01-01 UTC.
+pub fn date_tag(unix_secs: u64) -> String {
+    let (y, m, d) = civil_from_days((unix_secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Days since 1970-01-01 to a calendar date (Howard Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
 /// Splits the text into tokens with their positions. Never fails: bad input becomes `Tok::Bad`.
 fn lex(text: &str) -> Vec<Token> {
     let chars: Vec<char> = text.chars().collect();
@@ -836,6 +855,15 @@ fn line_words(start: &Board, moves: &[PgnMove], out: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dates_as_pgn_writes_them() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_424), (2025, 12, 2));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        assert_eq!(date_tag(0), "1970.01.01");
+        assert_eq!(date_tag(951_782_400), "2000.02.29");
+    }
 
     fn one(text: &str) -> PgnGame {
         let mut g = read_games(text);

@@ -550,7 +550,10 @@ async fn game_pgn(State(state): Shared, Path(id): Path<u64>) -> Result<Response,
     let g = games.get(&id).ok_or_else(|| unknown(id))?;
     let mut pgn = PgnGame::from_game(&g.game);
     pgn.set_tag("Event", "Fianchetto in the browser");
-    pgn.set_tag("Date", &crate::tui::game::pgn_date());
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    pgn.set_tag("Date", &crate::chess::pgn::date_tag(now));
     if let Some(o) = g.game.outcome() {
         pgn.set_tag("Result", o.result());
     }
