@@ -269,7 +269,20 @@ impl Board {
             [] if !matches.is_empty() => Err(illegal(
                 "a pawn can only promote on the last rank".to_string(),
             )),
-            [] => Err(illegal(self.why_unreachable(kind, to, promotion))),
+            [] => {
+                // Only the pieces the text can mean: its from-file and from-rank, and for a
+                // pawn without one a push, not a capture.
+                let ours = self
+                    .pieces_of(self.side_to_move(), kind)
+                    .into_iter()
+                    .filter(|f| from_file.is_none_or(|x| f.file() == x))
+                    .filter(|f| from_rank.is_none_or(|x| f.rank() == x))
+                    .filter(|f| {
+                        kind != PieceKind::Pawn || from_file.is_some() || f.file() == to.file()
+                    })
+                    .fold(Bitboard::EMPTY, |b, f| b | Bitboard::from_square(f));
+                Err(illegal(self.why_unreachable(kind, ours, to, promotion)))
+            }
             many => Err(SanError::Ambiguous {
                 san: san.to_string(),
                 candidates: many.iter().map(|m| self.san(*m)).collect(),
@@ -278,14 +291,19 @@ impl Board {
     }
 
     /// A human explanation of why no `kind` can legally go to `to`.
-    fn why_unreachable(&self, kind: PieceKind, to: Square, promotion: Option<PieceKind>) -> String {
+    fn why_unreachable(
+        &self,
+        kind: PieceKind,
+        ours: Bitboard,
+        to: Square,
+        promotion: Option<PieceKind>,
+    ) -> String {
         let us = self.side_to_move();
         let name = kind.name();
         if promotion.is_some() && to.rank() != Rank::R8.relative(us) {
             return "a pawn can only promote on the last rank".to_string();
         }
-        let ours = self.pieces_of(us, kind);
-        if ours.is_empty() {
+        if self.pieces_of(us, kind).is_empty() {
             return format!("you have no {name}");
         }
         if self.color(us).has(to) {
@@ -451,6 +469,14 @@ impl Board {
                 {
                     None
                 }
+                // A promotion letter missing or out of place: the SAN reader says which.
+                Some(p)
+                    if u.promotion.is_some()
+                        || (p.kind == PieceKind::Pawn
+                            && u.to.rank() == Rank::R8.relative(p.color)) =>
+                {
+                    None
+                }
                 Some(_) => Some(self.why_not(u.from, u.to)),
             };
             if let Some(reason) = reason {
@@ -528,6 +554,27 @@ mod tests {
         let err = g.board().parse_move("f2f3").unwrap_err().to_string();
         assert!(
             err.ends_with("the pawn on f2 is blocked by the knight on f3"),
+            "{err}"
+        );
+        // Promotion letters: missing, or where none is possible.
+        let promo = Board::from_fen("7k/4P3/8/8/8/8/8/K7 w - - 0 1").unwrap();
+        let err = promo.parse_move("e7e8").unwrap_err().to_string();
+        assert!(err.contains("must promote"), "{err}");
+        let err = Board::startpos()
+            .parse_move("e2e4q")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("only promote on the last rank"), "{err}");
+        // The typed from-file counts: Nfd2 with the f3 knight pinned speaks of that knight.
+        let pinned = Board::from_fen("4k3/8/8/7b/8/5N2/8/1N1K4 w - - 0 1").unwrap();
+        assert!(pinned.parse_move("Nbd2").is_ok());
+        let err = pinned.parse_move("Nfd2").unwrap_err().to_string();
+        assert!(err.contains("the knight on f3"), "{err}");
+        // A pawn push blames the pawn on its file, not one that could only capture there.
+        let push = Board::from_fen("4k3/8/8/8/4p3/3PN3/4P3/4K3 w - - 0 1").unwrap();
+        let err = push.parse_move("e4").unwrap_err().to_string();
+        assert!(
+            err.contains("the pawn on e2 is blocked by the knight on e3"),
             "{err}"
         );
         // A pin still reads as a pin.

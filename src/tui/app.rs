@@ -381,8 +381,8 @@ pub struct Play {
     pub thinking: Option<u64>,
     /// The deepest iteration of the search in flight: depth and score.
     pub progress: Option<(u32, Score)>,
-    /// A judgement in flight.
-    pub judging: Option<(u64, Purpose)>,
+    /// A judgement in flight: its job, why, and the ply it judges.
+    pub judging: Option<(u64, Purpose, usize)>,
     /// A bot move found but held back until the pace allows it (bot vs bot).
     pub pending: Option<Move>,
     /// When the last move was played.
@@ -441,6 +441,8 @@ pub struct App {
     pub input: String,
     /// The help overlay is shown.
     pub help: bool,
+    /// An internal failure that ends the game (the screen loop leaves, saving it).
+    pub fatal: Option<String>,
     /// The evaluation panel is shown.
     pub show_eval: bool,
     /// Black at the bottom.
@@ -476,6 +478,7 @@ impl App {
             message: String::new(),
             input: String::new(),
             help: false,
+            fatal: None,
             show_eval: true,
             flipped: false,
             color,
@@ -968,6 +971,9 @@ impl App {
         let Some(p) = &self.play else {
             return Flow::Continue;
         };
+        if p.ending().is_some() {
+            return Flow::Continue;
+        }
         let letter = ['q', 'r', 'b', 'n'][choice.index];
         match p
             .game()
@@ -996,6 +1002,11 @@ impl App {
     /// Any move onto the board: the clocks, the autosave, the end of the game.
     fn push(&mut self, m: Move, now: Instant) {
         let Some(p) = &mut self.play else { return };
+        if p.record.ending.is_some() {
+            // Every path to here checks that the game goes on.
+            debug_assert!(false, "a move after the end: {m}");
+            return;
+        }
         let mover = p.game().board().side_to_move();
         if p.record.game.push(m).is_err() {
             // Every caller passes a legal move of this position.
@@ -1007,6 +1018,8 @@ impl App {
         }
         p.selected = None;
         p.hint = None;
+        // A hint or a draw offer was about the position before this move.
+        p.judging = None;
         // The person's move returns to the game; the bot's leaves a review where it is.
         if p.record.human.plays(mover) {
             p.review = None;
@@ -1044,6 +1057,8 @@ impl App {
         self.cancel_bot();
         if let Some(p) = &mut self.play {
             p.record.ending = Some(ending);
+            p.promotion = None;
+            p.selected = None;
         }
         self.check_ending(now);
         self.autosave(now);
@@ -1116,7 +1131,7 @@ impl App {
                 let Some(p) = &mut self.play else {
                     return Flow::Continue;
                 };
-                p.judging = Some((id, purpose));
+                p.judging = Some((id, purpose, p.record.game.moves().len()));
                 self.bot.send(Job::Judge {
                     id,
                     game: p.record.game.clone(),
@@ -1176,6 +1191,9 @@ impl App {
         p.selected = None;
         p.hint = None;
         p.last_move_at = now;
+        // Scores of the line taken back must not show for the line played next.
+        let len = p.record.game.moves().len();
+        p.evals.retain(|&k, _| k <= len);
         if let Some(c) = &mut p.clocks {
             c.stop(now);
             let plies = p.record.game.moves().len();
@@ -1190,8 +1208,16 @@ impl App {
 
     /// Time passes: replies from the bot, clocks and flags, the bot's turn, the pace.
     pub fn tick(&mut self, now: Instant) {
-        while let Ok(reply) = self.bot.replies.try_recv() {
-            self.on_reply(reply, now);
+        loop {
+            match self.bot.replies.try_recv() {
+                Ok(reply) => self.on_reply(reply, now),
+                Err(std::sync::mpsc::TryRecvError::Empty) => break,
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                    // The bot's thread ended, which only a panic in it can do.
+                    self.fatal = Some("the bot's thread stopped (an internal error)".into());
+                    return;
+                }
+            }
         }
         let Some(p) = &mut self.play else { return };
         if p.ending().is_some() {
@@ -1281,7 +1307,7 @@ impl App {
                 purpose,
                 best,
                 score,
-            } if p.judging.map(|(j, _)| j) == Some(id) => {
+            } if p.judging.is_some_and(|(j, _, at)| j == id && at == ply) => {
                 p.judging = None;
                 p.evals.insert(ply, (score, side));
                 match purpose {
@@ -1375,7 +1401,7 @@ mod tests {
         app.on_key(Key::Enter, now);
     }
 
-    /// Ticks until the bot has moved (or two seconds pass).
+    /// Ticks until the bot has moved (20 seconds at most).
     fn wait_for_bot(app: &mut App, plies: usize) {
         let until = Instant::now() + Duration::from_secs(20);
         while Instant::now() < until {

@@ -80,9 +80,15 @@ pub fn data_dir() -> Option<PathBuf> {
 /// Writes `text` to `path` so that a reader (or a crash) sees the old file or the new one, never
 /// half of one: write a temporary file beside it, then rename it over.
 pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let tmp = path.with_extension("pgn.tmp");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
+    // Its own temporary file per writer: the signal handler may save while the game loop does.
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = path.with_extension(format!("pgn.{}.{n}.tmp", std::process::id()));
+    let written = std::fs::write(&tmp, text).and_then(|()| std::fs::rename(&tmp, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
 }
 
 impl Strength {
@@ -159,6 +165,9 @@ pub enum TimeControlError {
     /// Out of range.
     #[error("{0:?} is out of range: 0.25 to 180 minutes, 0 to 60 seconds per move")]
     Range(String),
+    /// Not whole seconds.
+    #[error("{0:?} is not whole seconds: the game's time and the increment count in seconds")]
+    Seconds(String),
 }
 
 impl TimeControl {
@@ -172,9 +181,14 @@ impl TimeControl {
         if !(0.25..=180.0).contains(&minutes) || !(0.0..=60.0).contains(&seconds) {
             return Err(TimeControlError::Range(t.to_string()));
         }
+        // Whole seconds, as PGN's TimeControl tag writes them (0.5 minutes is 30 s; 0.5 s is not).
+        let base_s = minutes * 60.0;
+        if base_s.fract() != 0.0 || seconds.fract() != 0.0 {
+            return Err(TimeControlError::Seconds(t.to_string()));
+        }
         Ok(TimeControl {
-            base_ms: (minutes * 60_000.0).round() as u64,
-            inc_ms: (seconds * 1000.0).round() as u64,
+            base_ms: base_s as u64 * 1000,
+            inc_ms: seconds as u64 * 1000,
         })
     }
 
@@ -479,9 +493,11 @@ fn load_file(path: PathBuf) -> Result<Saved, String> {
             path.display()
         ));
     }
+    // Time left, up to a day: anything else in the tag is not a clock we wrote.
+    let clock_ms = |t: &str| t.parse::<u64>().ok().filter(|&ms| ms <= 86_400_000);
     let clocks_ms = pgn.tag("FianchettoClock").and_then(|t| {
         let (w, b) = t.split_once(' ')?;
-        Some((w.parse().ok()?, b.parse().ok()?))
+        Some((clock_ms(w)?, clock_ms(b)?))
     });
     Ok(Saved {
         game: pgn.main_line(),
@@ -555,6 +571,14 @@ mod tests {
             assert!(TimeControl::parse(far).is_err(), "{far}");
         }
         assert_eq!(TimeControl::from_pgn_tag("-"), None);
+        assert!(matches!(
+            TimeControl::parse("3+0.5"),
+            Err(TimeControlError::Seconds(_))
+        ));
+        assert!(matches!(
+            TimeControl::parse("0.3333+0"),
+            Err(TimeControlError::Seconds(_))
+        ));
     }
 
     #[test]

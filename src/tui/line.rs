@@ -395,6 +395,11 @@ fn choose_strength<R: BufRead>(input: &mut Input<R>) -> Option<Strength> {
 /// bad `--fen` or a saved game that cannot be read.
 pub fn run(opts: PlayOptions) -> Result<(), String> {
     let saved = opts.resume.as_ref().map(load_saved).transpose()?;
+    if let Some(tc) = saved.as_ref().and_then(|s| s.time_control) {
+        return Err(format!(
+            "that game is played with a clock ({tc}), which the line-by-line game does not have: resume it without --plain, in a terminal"
+        ));
+    }
     let book = opts
         .book
         .as_ref()

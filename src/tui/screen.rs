@@ -108,8 +108,12 @@ pub fn run(opts: PlayOptions, color: bool) -> Result<(), String> {
         // end-of-file, which the event reader retries without returning.
         let snapshot = Arc::clone(&snapshot);
         let _ = ctrlc::set_handler(move || {
+            // Save first: writing to a terminal that is gone or full may block.
+            let s = snapshot.lock().ok().and_then(|mut s| s.take());
+            if let Some((record, Some(path))) = &s {
+                let _ = write_atomic(path, &record.to_pgn());
+            }
             restore();
-            let s = snapshot.lock().ok().and_then(|s| s.clone());
             save_and_say(s);
             std::process::exit(130);
         });
@@ -124,32 +128,31 @@ pub fn run(opts: PlayOptions, color: bool) -> Result<(), String> {
     let _ = execute!(std::io::stdout(), EnterAlternateScreen, EnableMouseCapture);
     let result = event_loop(&mut app, &snapshot);
     let now = Instant::now();
-    // The handler may be saving at this moment; hold the lock so that only one of us does.
-    let guard = snapshot.lock();
+    // Only one of us saves: taking the handler's copy leaves it nothing to write.
+    if let Ok(mut s) = snapshot.lock() {
+        s.take();
+    }
     restore();
     save_and_say(app.snapshot(now));
-    drop(guard);
-    result
+    match app.fatal.take() {
+        Some(why) => Err(why),
+        None => result,
+    }
 }
 
 fn event_loop(app: &mut App, snapshot: &Snapshot) -> Result<(), String> {
     let backend = CrosstermBackend::new(std::io::stdout());
     let mut terminal = Terminal::new(backend).map_err(|e| e.to_string())?;
     let _ = terminal.clear();
-    let mut shared_ply = None;
     loop {
         let now = Instant::now();
         app.tick(now);
-        // The signal handler's copy, refreshed when the game changes.
-        let state = app
-            .play
-            .as_ref()
-            .map(|p| (p.game().moves().len(), p.ending().is_some()));
-        if state != shared_ply {
-            shared_ply = state;
-            if let Ok(mut s) = snapshot.lock() {
-                *s = app.snapshot(now);
-            }
+        if app.fatal.is_some() {
+            return Ok(());
+        }
+        // The signal handler's copy, clocks and all, at most a frame old.
+        if let Ok(mut s) = snapshot.lock() {
+            *s = app.snapshot(now);
         }
         // A terminal that went away (a hang-up) cannot be drawn on: leave, the game is saved.
         if terminal.draw(|f| view::draw(f, app, now)).is_err() {
@@ -160,8 +163,10 @@ fn event_loop(app: &mut App, snapshot: &Snapshot) -> Result<(), String> {
             Ok(false) => continue,
             Err(_) => return Ok(()),
         }
-        // Everything that arrived is handled before the next drawing: a long paste arrives as
-        // thousands of keys, and one frame each would take minutes.
+        // Everything that arrived is handled before the next drawing (a long paste arrives as
+        // thousands of keys, and one frame each would take minutes), for a frame at most: a
+        // flood must not stop the clocks and the bot.
+        let batch = Instant::now();
         loop {
             let Ok(ev) = event::read() else {
                 return Ok(());
@@ -169,7 +174,7 @@ fn event_loop(app: &mut App, snapshot: &Snapshot) -> Result<(), String> {
             if handle(app, &mut terminal, ev)? == Flow::Quit {
                 return Ok(());
             }
-            if !matches!(event::poll(Duration::ZERO), Ok(true)) {
+            if batch.elapsed() >= FRAME || !matches!(event::poll(Duration::ZERO), Ok(true)) {
                 break;
             }
         }

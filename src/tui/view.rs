@@ -696,7 +696,7 @@ mod tests {
     fn app(human: Human, fen: Option<&str>) -> App {
         std::env::set_var(
             "XDG_DATA_HOME",
-            std::env::temp_dir().join(format!("fianchetto-view-tests-{}", std::process::id())),
+            std::env::temp_dir().join(format!("fianchetto-app-tests-{}", std::process::id())),
         );
         App::new(
             PlayOptions {
