@@ -462,12 +462,13 @@ impl Board {
                     p.color,
                     self.side_to_move()
                 )),
-                // Castling typed as the king's two-square move stays with the SAN reader.
+                // A king's two-square move that is not a legal castling (the legal one matched
+                // above).
                 Some(p)
                     if p.kind == PieceKind::King
                         && u.from.file().index().abs_diff(u.to.file().index()) > 1 =>
                 {
-                    None
+                    Some("the king cannot castle that way now".to_string())
                 }
                 // A promotion letter missing or out of place: the SAN reader says which.
                 Some(p)
@@ -554,6 +555,15 @@ mod tests {
         let err = g.board().parse_move("f2f3").unwrap_err().to_string();
         assert!(
             err.ends_with("the pawn on f2 is blocked by the knight on f3"),
+            "{err}"
+        );
+        // A castling that is not possible now, typed as the king's move.
+        let err = Board::startpos()
+            .parse_move("e1g1")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.ends_with("the king cannot castle that way now"),
             "{err}"
         );
         // Promotion letters: missing, or where none is possible.

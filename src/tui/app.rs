@@ -135,14 +135,19 @@ impl Setup {
     fn new(opts: &PlayOptions) -> Setup {
         let resumable = load_saved(&Resume::Last).ok().map(|s| {
             let p = s.path.clone();
-            let side = s.human.map_or("?", |h| h.tag());
+            let side = match s.human {
+                Some(Human::White) => "you play White",
+                Some(Human::Black) => "you play Black",
+                Some(Human::Nobody) => "bot vs bot",
+                None => "side unknown",
+            };
             let n = s.game.moves().len();
             let strength = s.strength.map_or(String::new(), |st| format!(", {st}"));
             let moves = match n {
                 1 => "1 ply".to_string(),
                 n => format!("{n} plies"),
             };
-            (p, format!("{moves}, you play {side}{strength}"))
+            (p, format!("{moves}, {side}{strength}"))
         });
         let mut s = Setup {
             focus: if resumable.is_some() {
@@ -435,6 +440,8 @@ pub struct App {
     pub setup: Option<Setup>,
     /// The game, once started.
     pub play: Option<Play>,
+    /// The game left for the form by `new`: Esc on the form goes back to it.
+    suspended: Option<Play>,
     /// The status line: what just happened, or what went wrong.
     pub message: String,
     /// The input line.
@@ -475,6 +482,7 @@ impl App {
         let mut app = App {
             setup: None,
             play: None,
+            suspended: None,
             message: String::new(),
             input: String::new(),
             help: false,
@@ -640,7 +648,7 @@ impl App {
 
     /// The game as saved now, for the signal handler and for leaving.
     pub fn snapshot(&self, now: Instant) -> Option<(Record, Option<PathBuf>)> {
-        let p = self.play.as_ref()?;
+        let p = self.play.as_ref().or(self.suspended.as_ref())?;
         let mut r = p.record.clone();
         r.clocks_ms = p.clocks.as_ref().map(|c| c.snapshot_ms(now));
         Some((r, p.autosave.clone()))
@@ -686,6 +694,12 @@ impl App {
             Key::Right => s.change(1),
             Key::Char(' ') if !s.typing() => s.change(1),
             Key::Backspace => s.backspace(),
+            // Back to the game that `new` left, else leave.
+            Key::Esc if self.suspended.is_some() => {
+                self.play = self.suspended.take();
+                self.setup = None;
+                self.message = "Back to the game.".into();
+            }
             Key::Esc => return Flow::Quit,
             Key::Char('q') if !s.typing() => return Flow::Quit,
             Key::Char('?') => self.help = true,
@@ -698,6 +712,8 @@ impl App {
 
     fn submit_setup(&mut self) {
         let Some(s) = self.setup.clone() else { return };
+        // The game `new` left is saved; a new one replaces it.
+        self.suspended = None;
         self.last_setup = Some(s.clone());
         if s.focus == Field::Resume {
             if let Some((path, _)) = &s.resumable {
@@ -790,6 +806,7 @@ impl App {
                 return self.submit(line.trim(), now);
             }
             Key::Enter | Key::Char(' ') if input_empty && !bots => return self.pick(None, now),
+            Key::Char(' ') if input_empty && p.ending().is_some() => {}
             Key::Char(' ') if input_empty => {
                 p.paused = !p.paused;
                 self.message = if p.paused {
@@ -1084,7 +1101,7 @@ impl App {
             "fen" => self.message = p.shown_board().to_fen(),
             "new" => {
                 self.cancel_bot();
-                self.play = None;
+                self.suspended = self.play.take();
                 let fresh = Setup::new(&self.opts);
                 // The last form's choices, with what can be resumed now.
                 self.setup = Some(match self.last_setup.clone() {
@@ -1544,6 +1561,29 @@ mod tests {
         assert_eq!(eval_text(Score(-(MATE - 2)), Color::Black), "#1");
         assert_eq!(eval_text(Score(MATE - 1), Color::Black), "#-1");
         assert_eq!(eval_text(Score(-35), Color::Black), "+0.35");
+    }
+
+    #[test]
+    fn esc_on_the_new_game_form_returns_to_the_game() {
+        let now = Instant::now();
+        let mut app = App::new(opts(Human::White, Strength::Depth(1)), false).unwrap();
+        typed(&mut app, "e4", now);
+        typed(&mut app, "new", now);
+        assert!(app.setup.is_some() && app.play.is_none());
+        assert!(
+            app.snapshot(now).is_some(),
+            "the left game is still saved on leaving"
+        );
+        assert_eq!(app.on_key(Key::Esc, now), Flow::Continue);
+        let p = app.play.as_ref().expect("back in the game");
+        assert_eq!(p.game().moves()[0].to_string(), "e2e4");
+        // A second Esc on a form with no game behind it leaves.
+        typed(&mut app, "new", now);
+        app.on_key(Key::Enter, now);
+        assert!(app.play.is_some());
+        typed(&mut app, "new", now);
+        app.on_key(Key::Esc, now);
+        assert!(app.play.is_some());
     }
 
     #[test]

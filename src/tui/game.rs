@@ -322,7 +322,7 @@ pub fn accepts_draw(bot_view: Score, plies: usize) -> bool {
 
 impl Strength {
     /// The bot's search limits at this strength; with a clock it manages its own time (depth
-    /// and rating still limit its play).
+    /// and rating still limit its play; a time per move stays, within what the clock allows).
     pub fn limits(self, clock: Option<Clock>) -> Limits {
         let fixed = |l: Limits| Limits {
             multipv: 1,
@@ -334,8 +334,12 @@ impl Strength {
                 depth: Some(d),
                 ..Limits::default()
             }),
+            // Its time per move, but never more than the clock allows for a move.
             Strength::Movetime(ms) => fixed(Limits {
-                movetime: clock.is_none().then_some(ms),
+                movetime: Some(clock.map_or(ms, |c| {
+                    let allowed = crate::search::TimeBudget::from_clock(c, 0).hard;
+                    ms.min(allowed.as_millis() as u64).max(1)
+                })),
                 ..Limits::default()
             }),
             Strength::Elo(elo) => skill::rated_limits(elo, clock, crate::tools::clock_random()),
@@ -630,6 +634,27 @@ mod tests {
             &b("4k3/8/8/8/8/8/P7/4K3 w - - 0 1"),
             Color::Black
         ));
+    }
+
+    #[test]
+    fn a_time_per_move_stays_within_the_clock() {
+        let clock = |ms| Clock {
+            time_ms: ms,
+            inc_ms: 1000,
+            moves_to_go: None,
+        };
+        assert_eq!(Strength::Movetime(1000).limits(None).movetime, Some(1000));
+        assert_eq!(
+            Strength::Movetime(1000)
+                .limits(Some(clock(120_000)))
+                .movetime,
+            Some(1000)
+        );
+        let short = Strength::Movetime(10_000)
+            .limits(Some(clock(5_000)))
+            .movetime;
+        assert!(short.is_some_and(|ms| ms < 5_000), "{short:?}");
+        assert_eq!(Strength::Depth(3).limits(Some(clock(5_000))).depth, Some(3));
     }
 
     #[test]

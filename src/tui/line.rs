@@ -413,7 +413,7 @@ pub fn run(opts: PlayOptions) -> Result<(), String> {
     };
     if opts.time_control.is_some() {
         return Err(
-            "the line-by-line game has no clock: leave out --plain (in a terminal) or --clock"
+            "the line-by-line game (--plain, TERM=dumb, or no terminal) has no clock: play in a terminal without --plain, or leave out --clock"
                 .into(),
         );
     }

@@ -76,6 +76,7 @@ fn save_and_say(snapshot: Option<(Record, Option<PathBuf>)>) {
     }
     let _ = match &path {
         Some(p) => match write_atomic(p, &record.to_pgn()) {
+            Ok(()) if record.ending.is_some() => writeln!(out, "Game saved to {}", p.display()),
             Ok(()) => writeln!(
                 out,
                 "Game saved to {}; resume with 'fianchetto play --resume'",

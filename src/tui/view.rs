@@ -559,7 +559,9 @@ fn draw_lines(app: &App, p: &Play, g: &Geometry, buf: &mut Buffer) {
         usize::from(g.input.width),
         Style::default().add_modifier(Modifier::BOLD),
     );
-    let keys = if p.record.human == Human::Nobody {
+    let keys = if p.ending().is_some() {
+        "new: another game · [ ] review · ? help · Ctrl-C quit".to_string()
+    } else if p.record.human == Human::Nobody {
         format!(
             "Space {} · . step · + faster · - slower ({:.2} s) · [ ] review · Tab eval · ? help · Ctrl-C quit",
             if p.paused { "go on" } else { "pause" },
