@@ -192,7 +192,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, now: Instant) {
     } else if let Some(p) = &app.play {
         draw_board(app, p, &g, buf);
         draw_side(app, p, &g, buf, now);
-        draw_lines(app, p, &g, buf);
+        draw_lines(app, p, &g, buf, now);
         if let Some(choice) = p.promotion {
             draw_promotion(app, p, choice.index, &g, buf);
         }
@@ -520,7 +520,16 @@ fn draw_moves(app: &App, p: &Play, area: Rect, buf: &mut Buffer) {
     let _ = app;
 }
 
-fn draw_lines(app: &App, p: &Play, g: &Geometry, buf: &mut Buffer) {
+fn draw_lines(app: &App, p: &Play, g: &Geometry, buf: &mut Buffer, now: Instant) {
+    // Too narrow for the side column: the clocks lead the status line instead.
+    let clocks = match &p.clocks {
+        Some(c) if g.side.width < 10 => format!(
+            "W {} B {} | ",
+            format_clock(c.left_ms(Side::White, now)),
+            format_clock(c.left_ms(Side::Black, now))
+        ),
+        _ => String::new(),
+    };
     let status = if let Some(ply) = p.review {
         format!(
             "Reviewing: after {} of {} plies. [ ] step, End back to the game.",
@@ -530,6 +539,7 @@ fn draw_lines(app: &App, p: &Play, g: &Geometry, buf: &mut Buffer) {
     } else {
         app.message.clone()
     };
+    let status = format!("{clocks}{status}");
     let mut style = Style::default();
     if app.color {
         style = style.fg(Color::Yellow);
@@ -773,6 +783,28 @@ mod tests {
         );
         let none = text(&a, 0, 0);
         assert!(none.is_empty());
+        // The smallest size has no side column: a timed game's clocks lead the status line.
+        let mut timed = App::new(
+            PlayOptions {
+                human: Some(Human::White),
+                strength: Some(Strength::Depth(1)),
+                time_control: Some(crate::tui::game::TimeControl {
+                    base_ms: 300_000,
+                    inc_ms: 0,
+                }),
+                ..PlayOptions::default()
+            },
+            false,
+        )
+        .unwrap();
+        timed.message = "ready".into();
+        let smallest = text(&timed, MIN_SIZE.0, MIN_SIZE.1);
+        assert!(
+            smallest
+                .iter()
+                .any(|l| l.starts_with("W 5:00 B 5:00 | ready")),
+            "{smallest:#?}"
+        );
     }
 
     #[test]
