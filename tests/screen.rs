@@ -455,6 +455,12 @@ fn hostile_input_changes_nothing_and_signals_save_the_game() {
     // A paste of 3,000 characters: the input line keeps 200 and says so.
     s.send(&"Nf3 ".repeat(750));
     s.wait_for("Input is limited to 200 characters", 5);
+    // A bracketed-paste start that never ends holds nothing: the keys after it arrive.
+    s.send(&"\x7f".repeat(200));
+    s.send("\x1b[200~");
+    std::thread::sleep(Duration::from_millis(200));
+    s.enter("fen");
+    s.wait_for("rnbqkbnr/pppp", 5);
     let pid = s.pid();
     assert!(Command::new("kill")
         .args(["-TERM", &pid])

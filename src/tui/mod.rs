@@ -24,6 +24,7 @@ pub mod app;
 pub mod bot;
 pub mod clock;
 pub mod game;
+pub mod keys;
 pub mod line;
 pub mod render;
 pub mod screen;

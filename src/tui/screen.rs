@@ -2,15 +2,13 @@
 //! that reads keys, clicks, pastes and resizes into `App` and redraws, and leaving cleanly on
 //! quit, a signal or a panic (the terminal restored, the game saved).
 
-use super::app::{App, Flow, Key};
+use super::app::{App, Flow};
 use super::game::Record;
 use super::game::{write_atomic, PlayOptions};
+use super::keys::{Button, Input, Parser};
 use super::view;
 use ratatui::backend::CrosstermBackend;
-use ratatui::crossterm::event::{
-    self, DisableMouseCapture, EnableMouseCapture, Event, KeyCode, KeyEventKind, KeyModifiers,
-    MouseButton, MouseEventKind,
-};
+use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::execute;
 use ratatui::crossterm::terminal::{
     disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen,
@@ -18,6 +16,7 @@ use ratatui::crossterm::terminal::{
 use ratatui::Terminal;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -33,32 +32,6 @@ fn restore() {
         LeaveAlternateScreen,
         ratatui::crossterm::cursor::Show
     );
-}
-
-/// Maps a crossterm key to the game's; `None` for keys it does not use.
-fn key(code: KeyCode, mods: KeyModifiers) -> Option<Key> {
-    if mods.contains(KeyModifiers::CONTROL) {
-        return match code {
-            KeyCode::Char('c' | 'q' | 'd') => Some(Key::Quit),
-            _ => None,
-        };
-    }
-    Some(match code {
-        KeyCode::Char(c) => Key::Char(c),
-        KeyCode::Enter => Key::Enter,
-        KeyCode::Backspace => Key::Backspace,
-        KeyCode::Esc => Key::Esc,
-        KeyCode::Tab => Key::Tab,
-        KeyCode::Up => Key::Up,
-        KeyCode::Down => Key::Down,
-        KeyCode::Left => Key::Left,
-        KeyCode::Right => Key::Right,
-        KeyCode::PageUp => Key::PageUp,
-        KeyCode::PageDown => Key::PageDown,
-        KeyCode::Home => Key::Home,
-        KeyCode::End => Key::End,
-        _ => return None,
-    })
 }
 
 /// The game as it stands, for the signal handler.
@@ -145,6 +118,20 @@ fn event_loop(app: &mut App, snapshot: &Snapshot) -> Result<(), String> {
     let backend = CrosstermBackend::new(std::io::stdout());
     let mut terminal = Terminal::new(backend).map_err(|e| e.to_string())?;
     let _ = terminal.clear();
+    // The terminal's bytes, read on their own thread; its end (a hang-up, end of input) closes
+    // the channel, and the loop leaves.
+    let (tx, bytes) = std::sync::mpsc::channel::<Vec<u8>>();
+    std::thread::spawn(move || {
+        use std::io::Read;
+        let mut stdin = std::io::stdin().lock();
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = stdin.read(&mut buf) {
+            if n == 0 || tx.send(buf[..n].to_vec()).is_err() {
+                break;
+            }
+        }
+    });
+    let mut parser = Parser::default();
     loop {
         let now = Instant::now();
         app.tick(now);
@@ -155,80 +142,66 @@ fn event_loop(app: &mut App, snapshot: &Snapshot) -> Result<(), String> {
         if let Ok(mut s) = snapshot.lock() {
             *s = app.snapshot(now);
         }
-        // A terminal that went away (a hang-up) cannot be drawn on: leave, the game is saved.
+        // A terminal that went away cannot be drawn on (ratatui also follows resizes here).
         if terminal.draw(|f| view::draw(f, app, now)).is_err() {
             return Ok(());
         }
-        match event::poll(FRAME) {
-            Ok(true) => {}
-            Ok(false) => continue,
-            Err(_) => return Ok(()),
-        }
         // Everything that arrived is handled before the next drawing (a long paste arrives as
-        // thousands of keys, and one frame each would take minutes), for a frame at most: a
-        // flood must not stop the clocks and the bot.
+        // thousands of keys), for a frame at most: a flood must not stop the clocks and the bot.
         let batch = Instant::now();
-        loop {
-            let Ok(ev) = event::read() else {
-                return Ok(());
-            };
-            if handle(app, &mut terminal, ev)? == Flow::Quit {
-                return Ok(());
+        let mut inputs = match bytes.recv_timeout(FRAME) {
+            Ok(b) => parser.feed(&b),
+            Err(RecvTimeoutError::Timeout) => parser.flush(),
+            Err(RecvTimeoutError::Disconnected) => return Ok(()),
+        };
+        while batch.elapsed() < FRAME {
+            match bytes.try_recv() {
+                Ok(b) => inputs.extend(parser.feed(&b)),
+                Err(_) => break,
             }
-            if batch.elapsed() >= FRAME || !matches!(event::poll(Duration::ZERO), Ok(true)) {
-                break;
+        }
+        for input in inputs {
+            if handle(app, &mut terminal, input)? == Flow::Quit {
+                return Ok(());
             }
         }
     }
 }
 
-/// One event from the terminal.
+/// One key or click.
 fn handle(
     app: &mut App,
     terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
-    ev: Event,
+    input: Input,
 ) -> Result<Flow, String> {
     let now = Instant::now();
-    Ok(match ev {
-        Event::Key(k) if k.kind != KeyEventKind::Release => match key(k.code, k.modifiers) {
-            Some(key) => app.on_key(key, now),
-            None => Flow::Continue,
-        },
-        Event::Paste(text) => {
-            app.on_paste(&text);
-            Flow::Continue
-        }
-        Event::Mouse(m) => {
-            let size = terminal.size().map_err(|e| e.to_string())?;
-            let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
-            let Some(g) = view::geometry(area) else {
-                return Ok(Flow::Continue);
-            };
-            let promoting = app.play.as_ref().is_some_and(|p| p.promotion.is_some());
-            if promoting {
-                // Only the chooser takes clicks while it is open.
-                return Ok(match (m.kind, g.promotion_choice_at(m.column, m.row)) {
-                    (MouseEventKind::Down(MouseButton::Left), Some(i)) => {
-                        app.choose_promotion(i, now)
-                    }
-                    _ => Flow::Continue,
-                });
-            }
-            let square = g.square_at(m.column, m.row, app.flipped);
-            match (m.kind, square) {
-                (MouseEventKind::Down(MouseButton::Left), Some(sq)) if app.setup.is_none() => {
-                    app.pick(Some(sq), now)
-                }
-                (MouseEventKind::Up(MouseButton::Left), Some(sq)) if app.setup.is_none() => {
-                    app.release(sq, now)
-                }
-                _ => Flow::Continue,
-            }
-        }
-        Event::Resize(..) => {
-            let _ = terminal.autoresize();
-            Flow::Continue
-        }
+    let (button, column, row) = match input {
+        Input::Key(key) => return Ok(app.on_key(key, now)),
+        Input::Mouse {
+            button,
+            column,
+            row,
+        } => (button, column, row),
+    };
+    let size = terminal.size().map_err(|e| e.to_string())?;
+    let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
+    let Some(g) = view::geometry(area) else {
+        return Ok(Flow::Continue);
+    };
+    if app.setup.is_some() {
+        return Ok(Flow::Continue);
+    }
+    let promoting = app.play.as_ref().is_some_and(|p| p.promotion.is_some());
+    if promoting {
+        // Only the chooser takes clicks while it is open.
+        return Ok(match (button, g.promotion_choice_at(column, row)) {
+            (Button::Down, Some(i)) => app.choose_promotion(i, now),
+            _ => Flow::Continue,
+        });
+    }
+    Ok(match (button, g.square_at(column, row, app.flipped)) {
+        (Button::Down, Some(sq)) => app.pick(Some(sq), now),
+        (Button::Up, Some(sq)) => app.release(sq, now),
         _ => Flow::Continue,
     })
 }
