@@ -144,6 +144,19 @@ struct Symbols {
     cursor: &'static str,
     left: &'static str,
     right: &'static str,
+    /// An empty dark square without colour.
+    dark: &'static str,
+}
+
+/// `--ascii` spells the keys lines' separators and arrows in ASCII.
+fn ascii_keys(app: &App, text: &str) -> String {
+    if app.ascii {
+        text.replace(" · ", " | ")
+            .replace("↑↓", "Up/Down")
+            .replace("←→", "Left/Right")
+    } else {
+        text.to_string()
+    }
 }
 
 fn symbols(app: &App) -> Symbols {
@@ -155,6 +168,7 @@ fn symbols(app: &App) -> Symbols {
             cursor: "_",
             left: "<",
             right: ">",
+            dark: ".",
         }
     } else {
         Symbols {
@@ -164,6 +178,7 @@ fn symbols(app: &App) -> Symbols {
             cursor: "█",
             left: "◀",
             right: "▶",
+            dark: "·",
         }
     }
 }
@@ -314,7 +329,7 @@ fn draw_board(app: &App, p: &Play, g: &Geometry, buf: &mut Buffer) {
                 buf.set_string(centre, mid, symbols(app).dot, s);
             }
             None if !app.color => {
-                let fill = if light { " " } else { "·" };
+                let fill = if light { " " } else { symbols(app).dark };
                 buf.set_string(centre, mid, fill, Style::default());
             }
             None => {}
@@ -583,7 +598,7 @@ fn draw_lines(app: &App, p: &Play, g: &Geometry, buf: &mut Buffer, now: Instant)
     buf.set_stringn(
         g.keys.x,
         g.keys.y,
-        keys,
+        ascii_keys(app, &keys),
         usize::from(g.keys.width),
         Style::default().add_modifier(Modifier::DIM),
     );
@@ -692,7 +707,7 @@ fn draw_setup(app: &App, setup: &super::app::Setup, area: Rect, buf: &mut Buffer
         buf.set_stringn(
             inner.x,
             inner.bottom() - 1,
-            keys,
+            ascii_keys(app, keys),
             usize::from(inner.width),
             Style::default().add_modifier(Modifier::DIM),
         );
@@ -825,6 +840,17 @@ mod tests {
         let screen = text(&a, 100, 32).join("\n");
         assert!(screen.contains("  1. Nf3      Nf6"), "{screen}");
         assert!(!screen.contains(" 20. Ng1"), "{screen}");
+    }
+
+    #[test]
+    fn ascii_means_ascii() {
+        let mut a = app(Human::White, None);
+        a.ascii = true;
+        let now = Instant::now();
+        a.pick("g1".parse().ok(), now);
+        let screen = text(&a, 100, 32).join("\n");
+        assert!(screen.is_ascii(), "{screen}");
+        assert!(screen.contains("N") && screen.contains("n"), "{screen}");
     }
 
     #[test]
