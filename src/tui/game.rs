@@ -441,6 +441,28 @@ pub struct Saved {
     pub path: PathBuf,
 }
 
+/// Saves the game on leaving, in its autosave file, or without a data folder (no HOME) in the
+/// current folder, the one place left; returns the sentence that says where (or what failed).
+pub fn save_on_leaving(record: &Record, autosave: Option<&Path>) -> String {
+    match autosave {
+        Some(p) => match write_atomic(p, &record.to_pgn()) {
+            Ok(()) if record.ending.is_some() => format!("Game saved to {}", p.display()),
+            Ok(()) => format!(
+                "Game saved to {}; resume with 'fianchetto play --resume'",
+                p.display()
+            ),
+            Err(e) => format!("Could not save the game to {}: {e}", p.display()),
+        },
+        None => {
+            let name = format!("fianchetto-{}.pgn", std::process::id());
+            match std::fs::write(&name, record.to_pgn()) {
+                Ok(()) => format!("No data folder (HOME is not set): game saved to {name}"),
+                Err(e) => format!("Could not save the game: {e}"),
+            }
+        }
+    }
+}
+
 /// The saved games in the data folder, the most recent first.
 fn saved_paths() -> Result<Vec<PathBuf>, String> {
     let dir = data_dir().ok_or("no data folder (set HOME or XDG_DATA_HOME)")?;

@@ -3,8 +3,8 @@
 //! readers, pipes and scripts use it; the full-screen game is `screen`.
 
 use super::game::{
-    accepts_draw, data_dir, hint_limits, load_saved, new_autosave, write_atomic, Ending, Human,
-    PlayOptions, Record, Strength,
+    accepts_draw, data_dir, hint_limits, load_saved, new_autosave, save_on_leaving, write_atomic,
+    Ending, Human, PlayOptions, Record, Strength,
 };
 use super::render::{screen, Style};
 use crate::chess::{Board, Color, Game, Move};
@@ -524,25 +524,7 @@ fn save_on_exit(s: &Shared) {
         let _ = writeln!(out, "\nGoodbye.");
         return;
     }
-    let _ = match &s.autosave {
-        Some(path) => match write_atomic(path, &s.record.to_pgn()) {
-            Ok(()) => writeln!(
-                out,
-                "\nGame saved to {}; resume with 'fianchetto play --resume'",
-                path.display()
-            ),
-            Err(e) => writeln!(out, "\nCould not save the game to {}: {e}", path.display()),
-        },
-        None => {
-            let name = format!("fianchetto-{}.pgn", std::process::id());
-            match std::fs::write(&name, s.record.to_pgn()) {
-                Ok(()) => writeln!(
-                    out,
-                    "\nNo data folder (HOME is not set): game saved to {name}"
-                ),
-                Err(e) => writeln!(out, "\nCould not save the game: {e}"),
-            }
-        }
-    };
+    let said = save_on_leaving(&s.record, s.autosave.as_deref());
+    let _ = writeln!(out, "\n{said}");
     let _ = out.flush();
 }

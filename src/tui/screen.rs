@@ -4,7 +4,7 @@
 
 use super::app::{App, Flow};
 use super::game::Record;
-use super::game::{write_atomic, PlayOptions};
+use super::game::{save_on_leaving, write_atomic, PlayOptions};
 use super::keys::{Button, Input, Parser};
 use super::view;
 use ratatui::backend::CrosstermBackend;
@@ -47,27 +47,7 @@ fn save_and_say(snapshot: Option<(Record, Option<PathBuf>)>) {
     if record.game.moves().is_empty() {
         return;
     }
-    let _ = match &path {
-        Some(p) => match write_atomic(p, &record.to_pgn()) {
-            Ok(()) if record.ending.is_some() => writeln!(out, "Game saved to {}", p.display()),
-            Ok(()) => writeln!(
-                out,
-                "Game saved to {}; resume with 'fianchetto play --resume'",
-                p.display()
-            ),
-            Err(e) => writeln!(out, "Could not save the game to {}: {e}", p.display()),
-        },
-        None => {
-            let name = format!("fianchetto-{}.pgn", std::process::id());
-            match std::fs::write(&name, record.to_pgn()) {
-                Ok(()) => writeln!(
-                    out,
-                    "No data folder (HOME is not set): game saved to {name}"
-                ),
-                Err(e) => writeln!(out, "Could not save the game: {e}"),
-            }
-        }
-    };
+    let _ = writeln!(out, "{}", save_on_leaving(&record, path.as_deref()));
     let _ = out.flush();
 }
 
