@@ -21,10 +21,12 @@ const DARK_HI: &str = "\x1b[48;5;143m";
 const WHITE_FG: &str = "\x1b[1;97m";
 const BLACK_FG: &str = "\x1b[1;30m";
 
-fn piece_text(p: Piece, style: Style) -> char {
-    if style.ascii {
+/// How a piece is drawn: a letter with `ascii`; with `color` the solid glyph for both sides (the
+/// colour tells them apart); else White's hollow glyphs and Black's solid ones.
+pub fn piece_char(p: Piece, ascii: bool, color: bool) -> char {
+    if ascii {
         p.fen_char()
-    } else if style.color {
+    } else if color {
         // With colour, both sides use the solid glyphs and the colour tells them apart.
         Piece::new(Color::Black, p.kind).glyph()
     } else {
@@ -67,7 +69,10 @@ pub fn board_lines(board: &Board, last: Option<Move>, style: Style) -> Vec<Strin
                         } else {
                             BLACK_FG
                         };
-                        line.push_str(&format!("{fg} {} ", piece_text(p, style)));
+                        line.push_str(&format!(
+                            "{fg} {} ",
+                            piece_char(p, style.ascii, style.color)
+                        ));
                     }
                     None => line.push_str("   "),
                 }
@@ -81,7 +86,9 @@ pub fn board_lines(board: &Board, last: Option<Move>, style: Style) -> Vec<Strin
                     '.'
                 };
                 match piece {
-                    Some(p) => line.push_str(&format!(" {} ", piece_text(p, style))),
+                    Some(p) => {
+                        line.push_str(&format!(" {} ", piece_char(p, style.ascii, style.color)))
+                    }
                     None => line.push_str(&format!(" {empty} ")),
                 }
             }

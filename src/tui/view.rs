@@ -218,14 +218,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer, now: Instant) {
 }
 
 fn piece_char(app: &App, p: Piece) -> char {
-    if app.ascii {
-        p.fen_char()
-    } else if app.color {
-        // With colour, both sides use the solid glyphs and the colour tells them apart.
-        Piece::new(Side::Black, p.kind).glyph()
-    } else {
-        p.glyph()
-    }
+    super::render::piece_char(p, app.ascii, app.color)
 }
 
 fn draw_board(app: &App, p: &Play, g: &Geometry, buf: &mut Buffer) {
