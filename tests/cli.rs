@@ -321,16 +321,16 @@ fn analyze_recognises_a_binary_file_and_counts_what_it_cannot_read() {
     assert!(stdout(&o).contains("1. e4 "), "{}", stdout(&o));
 }
 
-/// The `bench` node count is the search's signature: README states it, and any change to what
-/// the search does (pruning, ordering, evaluation) moves it. A change must update README on
-/// purpose, never slip through.
+/// The `bench` node count is the search's signature: docs/measurements.md states it, and any
+/// change to what the search does (pruning, ordering, evaluation) moves it. A change must update
+/// docs/measurements.md on purpose, never slip through.
 #[test]
 fn bench_matches_the_node_count_readme_states() {
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../docs/measurements.md");
     let row = readme
         .lines()
         .find(|l| l.starts_with("| `bench`"))
-        .expect("README has the bench row");
+        .expect("docs/measurements.md has the bench row");
     let stated: u64 = row
         .split('|')
         .nth(2)
@@ -347,5 +347,8 @@ fn bench_matches_the_node_count_readme_states() {
         .next()
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("no total in {last:?}"));
-    assert_eq!(nodes, stated, "bench says {nodes} nodes, README {stated}");
+    assert_eq!(
+        nodes, stated,
+        "bench says {nodes} nodes, docs/measurements.md {stated}"
+    );
 }
