@@ -1,4 +1,4 @@
-//! Times cozy-chess perft, for the speed table in README: `cargo run --release --example cozy_perft -- DEPTH [FEN]`.
+//! Times cozy-chess perft, for the speed table in docs/measurements.md: `cargo run --release --example cozy_perft -- DEPTH [FEN]`.
 
 use std::time::Instant;
 

@@ -124,6 +124,13 @@ pub fn read_bounded(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u
 /// Text files people hand the program (PGN, EPD, FEN lists): large game databases fit.
 pub const TEXT_LIMIT: u64 = 1 << 30;
 
+/// Reads a text file the user named (a regular file, bounded); bytes that are not UTF-8 are
+/// replaced, so that a stray Latin-1 comment costs only its line.
+pub fn read_text(path: &str) -> Result<String, FileError> {
+    read_bounded(std::path::Path::new(path), TEXT_LIMIT, "text file")
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

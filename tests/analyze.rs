@@ -262,9 +262,9 @@ fn ctrl_c_writes_what_is_done() {
 /// history used to travel through the hash table into other positions' searches.
 #[test]
 fn evaluations_do_not_depend_on_the_order_of_analysis() {
+    use fianchetto::analysis::{analyse_position, analyse_positions, Options};
     use fianchetto::chess::Game;
     use fianchetto::search::{Limits, Searcher};
-    use fianchetto::tools::analyze::{analyse_position, analyse_positions, Options};
     use std::sync::atomic::AtomicBool;
     use std::sync::Mutex;
     let limits = Limits {

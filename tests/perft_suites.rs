@@ -1,7 +1,8 @@
 //! Every position of the perft suites, to the deepest depth with at most ~5M nodes.
 
-use fianchetto::chess::perft::{parse_suite, perft, perft_check_hash};
+use fianchetto::chess::perft::{perft, perft_check_hash};
 use fianchetto::chess::{Board, FenError};
+use fianchetto::tools::perft::parse_suite;
 
 const LIMIT: u64 = 5_000_000;
 

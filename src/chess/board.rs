@@ -168,12 +168,6 @@ impl Default for Board {
 }
 
 impl Board {
-    /// The standard starting position.
-    pub fn startpos() -> Board {
-        // The start position is a constant valid FEN, so parsing cannot fail.
-        Board::from_fen(super::fen::START_FEN).expect("start FEN is valid")
-    }
-
     /// An empty board with White to move: the start of building a position piece by piece.
     pub(crate) fn empty() -> Board {
         Board {

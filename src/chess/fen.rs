@@ -10,6 +10,14 @@ use thiserror::Error;
 /// The FEN of the standard starting position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+impl Board {
+    /// The standard starting position.
+    pub fn startpos() -> Board {
+        // The start position is a constant valid FEN, so parsing cannot fail.
+        Board::from_fen(START_FEN).expect("start FEN is valid")
+    }
+}
+
 /// What is wrong with a FEN, and where.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum FenError {

@@ -66,13 +66,19 @@ impl MoveFlag {
         }
     }
 
-    /// The promotion flag for `kind` (knight..queen), with or without a capture.
+    /// The promotion flag for `kind` (knight..queen), with or without a capture. A pawn or
+    /// king is no promotion piece: every caller passes one of the four (the move generator's
+    /// list, SAN/UCI readers that have checked the letter), and a debug build stops otherwise.
     pub const fn promotion(kind: PieceKind, capture: bool) -> MoveFlag {
         let base = match kind {
             PieceKind::Knight => 8,
             PieceKind::Bishop => 9,
             PieceKind::Rook => 10,
-            _ => 11,
+            PieceKind::Queen => 11,
+            PieceKind::Pawn | PieceKind::King => {
+                debug_assert!(false, "a pawn or king is no promotion piece");
+                11
+            }
         };
         MoveFlag::from_bits(base + if capture { 4 } else { 0 })
     }

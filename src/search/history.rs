@@ -2,15 +2,12 @@
 //! moves, butterfly and continuation history, and the correction history of the static
 //! evaluation by pawn structure.
 
-use super::score::Score;
+use super::score::{Score, MAX_PLY};
 use crate::chess::{Color, Move};
-
-/// Killer moves per ply: quiet moves that caused a cutoff in a sibling node.
-pub const MAX_PLY: usize = 128;
 
 /// Heuristic tables kept between searches (cleared by `ucinewgame`).
 pub struct Heuristics {
-    /// Two killers per ply.
+    /// Two killer moves per ply: quiet moves that caused a cutoff in a sibling node.
     pub killers: [[Move; 2]; MAX_PLY + 8],
     /// History score by side, from and to square.
     pub history: Box<[[[i32; 64]; 64]; 2]>,

@@ -2,19 +2,29 @@
 //! mate distance, the hash table, reverse futility, null move, singular extension) and in it
 //! (move pruning, late-move reductions, the history update on a cutoff) are named helpers.
 
-use super::history::{piece_to, MAX_PLY};
+use super::history::piece_to;
 use super::params::*;
 use super::picker::MovePicker;
 use super::score::Score;
+use super::score::MAX_PLY;
 use super::see::see_ge;
 use super::tt::{Bound, TtHit};
+use super::types::Report;
 use super::worker::Worker;
-use super::Report;
 use crate::chess::{insufficient_material, Board, Move};
 use std::time::Duration;
 
+/// What the table probe decided.
+enum Probe {
+    /// The node ends with this score.
+    Cut(Score),
+    /// Search on, with the table's entry if it had one.
+    Go(Option<TtHit>),
+}
+
 /// What a node knows about itself once it has probed the table and evaluated.
 struct NodeState {
+    in_check: bool,
     pv_node: bool,
     cut_node: bool,
     /// The static evaluation before correction (what the table keeps).
@@ -28,6 +38,11 @@ struct NodeState {
 impl Worker<'_> {
     /// Searches `b` at `ply` to `depth` within (`alpha`, `beta`). `cut_node`: expected to fail
     /// high; `null_ok`: a null move may be tried (not twice in a row).
+    ///
+    /// Longer than the other functions on purpose: the move loop stays whole, since each step
+    /// of it reads and updates the node's running state (alpha, the best move, the quiet moves
+    /// tried, the moves searched), which helpers would have to pass back and forth. The steps
+    /// before the loop and the re-search ladder inside it are helpers.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn negamax(
         &mut self,
@@ -73,77 +88,20 @@ impl Worker<'_> {
 
         // A singular-extension search must not take (or leave) the answer of the full node.
         let skip = self.singular[ply];
-        let hit = if skip == Move::NULL {
-            self.tt.probe(b.hash(), ply)
-        } else {
-            None
+        let hit = match self.probe_tables(b, depth, alpha, beta, ply, pv_node, skip) {
+            Probe::Cut(score) => return score,
+            Probe::Go(hit) => hit,
         };
-        let mut tt_move = Move::NULL;
-        if let Some(h) = hit {
-            // No legality check needed: the move only orders the generated legal moves, and an
-            // entry matches on the full 64-bit key.
-            tt_move = h.mv;
-            if !pv_node && h.depth >= depth && h.cuts(alpha, beta) {
-                return h.score;
-            }
-        }
-
-        if !root && skip == Move::NULL {
-            if let Some((score, bound)) = self.probe_tablebase(b, depth, ply) {
-                let cuts = match bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if cuts {
-                    // Kept deeper than any search would reach: the tables are exact.
-                    let stored_depth = (depth + TB_DEPTH_BONUS).min(MAX_PLY as i32 - 1);
-                    let eval = self.evaluate(b, ply);
-                    self.tt
-                        .store(b.hash(), Move::NULL, score, eval, stored_depth, bound, ply);
-                    return score;
-                }
-            }
-        }
+        // No legality check needed: the move only orders the generated legal moves, and an
+        // entry matches on the full 64-bit key.
+        let tt_move = hit.map_or(Move::NULL, |h| h.mv);
 
         let node = self.node_state(b, ply, hit, in_check, pv_node, cut_node);
-        let pawn_key = b.pawn_key();
 
-        if !pv_node && !in_check && skip == Move::NULL && !beta.is_decisive() {
-            if let Some(score) = self.reverse_futility(&node, depth, beta) {
-                return score;
-            }
-            if null_ok {
-                if let Some(score) = self.null_move(b, &node, depth, beta, ply) {
-                    return score;
-                }
-                if self.stopped {
-                    return Score::DRAW;
-                }
-            }
-        }
-
-        // Internal iterative reduction: a PV or expected cut node without a hash move is searched
-        // a little shallower (an all-node gains nothing from it: every move must be refuted).
-        if depth >= IIR_MIN_DEPTH
-            && tt_move == Move::NULL
-            && skip == Move::NULL
-            && (pv_node || cut_node)
-        {
-            depth -= 1;
-        }
-
-        let mut singular_move = Move::NULL;
-        if let Some(h) = hit {
-            match self.singular_extension(b, &h, depth, beta, ply, cut_node) {
-                Singular::Extend => singular_move = h.mv,
-                Singular::MultiCut(score) => return score,
-                Singular::No => {}
-            }
-            if self.stopped {
-                return Score::DRAW;
-            }
-        }
+        let singular_move = match self.before_moves(b, &node, hit, &mut depth, beta, ply, null_ok) {
+            Ok(m) => m,
+            Err(score) => return score,
+        };
 
         let prev = if ply > 0 { self.prev[ply - 1] } else { None };
         let context = self.context(ply);
@@ -164,12 +122,7 @@ impl Worker<'_> {
         let mut n_quiets = 0usize;
 
         while let Some((m, order)) = self.pickers[ply].next_move(b, &self.t.heuristics) {
-            if m == skip
-                || root
-                    && (self.excluded.contains(&m)
-                        || (!self.limits.searchmoves.is_empty()
-                            && !self.limits.searchmoves.contains(&m)))
-            {
+            if m == skip || root && self.not_searched_at_root(m) {
                 continue;
             }
             let quiet = !m.is_noisy();
@@ -189,70 +142,27 @@ impl Worker<'_> {
                 continue;
             }
             if root && self.elapsed() > Duration::from_millis(3000) {
-                let r = Report::CurrMove {
-                    depth: self.root_depth as u32,
-                    mv: m,
-                    number: searched + 1,
-                };
-                (self.report)(&r);
+                self.report_current_move(m, searched + 1);
             }
             self.path.push(b.hash());
             self.prev[ply] = nb.piece_at(m.to()).map(|p| (p.index(), m));
             let new_depth = depth - 1 + i32::from(m == singular_move);
-            let mut score;
-            if searched == 0 {
-                score = -self.negamax(
-                    &nb,
-                    new_depth,
-                    -beta,
-                    -alpha,
-                    ply + 1,
-                    pv_node,
-                    !pv_node && !cut_node,
-                    true,
-                );
-            } else {
-                let r = if depth >= LMR_MIN_DEPTH
-                    && searched >= LMR_MIN_MOVES
-                    && !(pv_node && gives_check)
-                    && (quiet || (!pv_node && MovePicker::is_bad_capture(order)))
-                {
-                    let history = if quiet {
-                        self.t.heuristics.quiet_score(side, m, pt, context)
-                    } else {
-                        0
-                    };
-                    self.reduction(&node, depth, new_depth, searched, gives_check, history)
+            let r = if searched > 0
+                && depth >= LMR_MIN_DEPTH
+                && searched >= LMR_MIN_MOVES
+                && !(pv_node && gives_check)
+                && (quiet || (!pv_node && MovePicker::is_bad_capture(order)))
+            {
+                let history = if quiet {
+                    self.t.heuristics.quiet_score(side, m, pt, context)
                 } else {
                     0
                 };
-                score = -self.negamax(
-                    &nb,
-                    new_depth - r,
-                    -alpha - 1,
-                    -alpha,
-                    ply + 1,
-                    false,
-                    true,
-                    true,
-                );
-                if score > alpha && r > 0 {
-                    score = -self.negamax(
-                        &nb,
-                        new_depth,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                        false,
-                        !cut_node,
-                        true,
-                    );
-                }
-                if score > alpha && score < beta && pv_node {
-                    score =
-                        -self.negamax(&nb, new_depth, -beta, -alpha, ply + 1, true, false, true);
-                }
-            }
+                self.reduction(&node, depth, new_depth, searched, gives_check, history)
+            } else {
+                0
+            };
+            let score = self.search_move(&nb, new_depth, r, alpha, beta, ply, &node, searched == 0);
             self.path.pop();
             if self.stopped {
                 return Score::DRAW;
@@ -300,21 +210,212 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
-        // Learn how far off the static evaluation was, from quiet results whose bound says on
-        // which side of it the truth lies.
-        if !in_check
+        self.learn_and_store(b, &node, best, best_move, bound, depth, ply);
+        best
+    }
+
+    /// The node's steps between the table and the move loop, at nodes that may take them:
+    /// reverse futility and null-move pruning (not at PV nodes, in check, in a singular search
+    /// or with a decisive beta), internal iterative reduction of `depth`, and the singular
+    /// extension test. `Ok` with the move to extend (or `Move::NULL`), `Err` with the score
+    /// that ends the node.
+    #[allow(clippy::too_many_arguments)]
+    fn before_moves(
+        &mut self,
+        b: &Board,
+        node: &NodeState,
+        hit: Option<TtHit>,
+        depth: &mut i32,
+        beta: Score,
+        ply: usize,
+        null_ok: bool,
+    ) -> Result<Move, Score> {
+        let skip = self.singular[ply];
+        if !node.pv_node && !node.in_check && skip == Move::NULL && !beta.is_decisive() {
+            if let Some(score) = self.reverse_futility(node, *depth, beta) {
+                return Err(score);
+            }
+            if null_ok {
+                if let Some(score) = self.null_move(b, node, *depth, beta, ply) {
+                    return Err(score);
+                }
+                if self.stopped {
+                    return Err(Score::DRAW);
+                }
+            }
+        }
+
+        // Internal iterative reduction: a PV or expected cut node without a hash move is searched
+        // a little shallower (an all-node gains nothing from it: every move must be refuted).
+        if *depth >= IIR_MIN_DEPTH
+            && hit.is_none_or(|h| h.mv == Move::NULL)
+            && skip == Move::NULL
+            && (node.pv_node || node.cut_node)
+        {
+            *depth -= 1;
+        }
+
+        let mut singular_move = Move::NULL;
+        if let Some(h) = hit {
+            match self.singular_extension(b, &h, *depth, beta, ply, node.cut_node) {
+                Singular::Extend => singular_move = h.mv,
+                Singular::MultiCut(score) => return Err(score),
+                Singular::No => {}
+            }
+            if self.stopped {
+                return Err(Score::DRAW);
+            }
+        }
+        Ok(singular_move)
+    }
+
+    /// Whether the root leaves `m` out: an earlier MultiPV line's move, or one not among
+    /// `searchmoves`.
+    fn not_searched_at_root(&self, m: Move) -> bool {
+        self.excluded.contains(&m)
+            || (!self.limits.searchmoves.is_empty() && !self.limits.searchmoves.contains(&m))
+    }
+
+    /// Tells the front end which root move is being searched (`info currmove`).
+    fn report_current_move(&mut self, m: Move, number: usize) {
+        let r = Report::CurrMove {
+            depth: self.root_depth as u32,
+            mv: m,
+            number,
+        };
+        (self.report)(&r);
+    }
+
+    /// What a node ends the line with before its own search: a table entry whose bound cuts
+    /// (not at PV nodes, which need their line), or the tablebases' verdict when it cuts (kept
+    /// in the table deeper than any search reaches: the tables are exact). Neither inside a
+    /// singular-extension search (`skip`), which must not take or leave the full node's answer.
+    #[allow(clippy::too_many_arguments)]
+    fn probe_tables(
+        &mut self,
+        b: &Board,
+        depth: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        pv_node: bool,
+        skip: Move,
+    ) -> Probe {
+        let hit = if skip == Move::NULL {
+            self.tt.probe(b.hash(), ply)
+        } else {
+            None
+        };
+        if let Some(h) = hit {
+            if !pv_node && h.depth >= depth && h.cuts(alpha, beta) {
+                return Probe::Cut(h.score);
+            }
+        }
+        if ply > 0 && skip == Move::NULL {
+            if let Some((score, bound)) = self.probe_tablebase(b, depth, ply) {
+                let cuts = match bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cuts {
+                    let stored_depth = (depth + TB_DEPTH_BONUS).min(MAX_PLY as i32 - 1);
+                    let eval = self.evaluate(b, ply);
+                    self.tt
+                        .store(b.hash(), Move::NULL, score, eval, stored_depth, bound, ply);
+                    return Probe::Cut(score);
+                }
+            }
+        }
+        Probe::Go(hit)
+    }
+
+    /// One move's search, the re-search ladder of a principal-variation search: the first move
+    /// gets the full window; a later one a null window at its depth less the late-move
+    /// reduction `r`, again at full depth if it beats alpha while reduced, and with the full
+    /// window if it lands inside it at a PV node. The score is from this node's side.
+    #[allow(clippy::too_many_arguments)]
+    fn search_move(
+        &mut self,
+        nb: &Board,
+        new_depth: i32,
+        r: i32,
+        alpha: Score,
+        beta: Score,
+        ply: usize,
+        node: &NodeState,
+        first: bool,
+    ) -> Score {
+        let (pv_node, cut_node) = (node.pv_node, node.cut_node);
+        if first {
+            return -self.negamax(
+                nb,
+                new_depth,
+                -beta,
+                -alpha,
+                ply + 1,
+                pv_node,
+                !pv_node && !cut_node,
+                true,
+            );
+        }
+        let mut score = -self.negamax(
+            nb,
+            new_depth - r,
+            -alpha - 1,
+            -alpha,
+            ply + 1,
+            false,
+            true,
+            true,
+        );
+        if score > alpha && r > 0 {
+            score = -self.negamax(
+                nb,
+                new_depth,
+                -alpha - 1,
+                -alpha,
+                ply + 1,
+                false,
+                !cut_node,
+                true,
+            );
+        }
+        if score > alpha && score < beta && pv_node {
+            score = -self.negamax(nb, new_depth, -beta, -alpha, ply + 1, true, false, true);
+        }
+        score
+    }
+
+    /// Ends a searched node: the correction history learns how far off the static evaluation
+    /// was (from quiet results whose bound says on which side of it the truth lies), and the
+    /// table keeps the result.
+    #[allow(clippy::too_many_arguments)]
+    fn learn_and_store(
+        &mut self,
+        b: &Board,
+        node: &NodeState,
+        best: Score,
+        best_move: Move,
+        bound: Bound,
+        depth: i32,
+        ply: usize,
+    ) {
+        if !node.in_check
             && !best_move.is_noisy()
             && !best.is_decisive()
             && (bound != Bound::Lower || best > node.static_eval)
             && (bound != Bound::Upper || best < node.static_eval)
         {
-            self.t
-                .heuristics
-                .update_correction(side, pawn_key, best - node.raw_eval, depth);
+            self.t.heuristics.update_correction(
+                b.side_to_move(),
+                b.pawn_key(),
+                best - node.raw_eval,
+                depth,
+            );
         }
         self.tt
             .store(b.hash(), best_move, best, node.raw_eval, depth, bound, ply);
-        best
     }
 
     /// The score of a node that ends the line before any search: a repetition, insufficient
@@ -390,6 +491,7 @@ impl Worker<'_> {
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
         NodeState {
+            in_check,
             pv_node,
             cut_node,
             raw_eval,

@@ -3,7 +3,8 @@
 //! killers, the counter move, quiet moves by history, and last the losing captures and
 //! under-promotions. Scores are given once and picked lazily (selection sort).
 
-use super::history::{piece_to, Heuristics, MAX_PLY};
+use super::history::{piece_to, Heuristics};
+use super::score::MAX_PLY;
 use super::see::{see_ge, SEE_VALUE};
 use crate::chess::{Board, Move, PieceKind, MAX_MOVES};
 

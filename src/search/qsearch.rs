@@ -1,9 +1,9 @@
 //! Quiescence search: at the horizon, only captures and promotions (or every evasion when in
 //! check) are searched, so that the static evaluation is never taken in the middle of an exchange.
 
-use super::history::MAX_PLY;
 use super::params::QS_DELTA_MARGIN;
 use super::score::Score;
+use super::score::MAX_PLY;
 use super::see::{see_ge, SEE_VALUE};
 use super::tt::Bound;
 use super::worker::Worker;

@@ -1,13 +1,14 @@
 //! The root: iterative deepening with aspiration windows and MultiPV, and the threads of a
 //! search (Lazy SMP: helpers search the same root on their own copies and share the table).
 
-use super::history::MAX_PLY;
 use super::params::*;
 use super::score::Score;
-use super::time::TimeBudget;
+use super::score::MAX_PLY;
+use super::searcher::Searcher;
+use super::time::TimeManager;
 use super::tt::{Bound, TransTable};
+use super::types::{Limits, Report, SearchControl, SearchInfo, SearchResult};
 use super::worker::Worker;
-use super::{Limits, Report, SearchControl, SearchInfo, SearchResult, Searcher};
 use crate::chess::{Board, Game, Move};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -80,15 +81,7 @@ pub(super) fn run(
         }
     }
     s.tt.new_search();
-    let budget = if limits.infinite {
-        None
-    } else if let Some(mt) = limits.movetime {
-        Some(TimeBudget::fixed(mt, s.move_overhead_ms))
-    } else {
-        limits
-            .clock
-            .map(|c| TimeBudget::from_clock(c, s.move_overhead_ms))
-    };
+    let time = TimeManager::new(limits, s.move_overhead_ms, start);
     let max_depth = limits.depth.map_or(MAX_PLY as i32 - 1, |d| {
         d.clamp(1, MAX_PLY as u32 - 1) as i32
     });
@@ -164,14 +157,14 @@ pub(super) fn run(
                 let mut silent = |_: &Report| {};
                 let mut w = Worker::new(t, tt, helper_control, counters, i + 1, &mut silent);
                 w.tb = tb;
-                w.begin(helper_limits, start, None, path, &board);
+                w.begin(helper_limits, TimeManager::unlimited(start), path, &board);
                 iterate(&mut w, &board, root_moves, 1, max_depth);
             });
         }
         let mut w = Worker::new(main, tt, control, &counters, 0, &mut tb_report);
         w.tb = tb;
         w.tb_hits_start = tb_hits_start;
-        w.begin(&limits, start, budget, path, &board);
+        w.begin(&limits, time, path, &board);
         let result = iterate(&mut w, &board, &root_moves, multipv, max_depth);
         helper_control.stop();
         result
@@ -205,8 +198,6 @@ fn iterate(
 ) -> SearchResult {
     let mut result = SearchResult::default();
     let mut prev_scores = vec![Score::DRAW; multipv];
-    let mut stability_factor = 1.0f64;
-    let mut last_best = Move::NULL;
 
     'deepening: for depth in 1..=max_depth {
         // Odd helpers run one ply ahead of the others, so that the threads do not all search
@@ -295,15 +286,7 @@ fn iterate(
         }
         if let Some((score, pv)) = iteration.into_iter().next() {
             if let Some(&best) = pv.first() {
-                if best != last_best && depth > 1 {
-                    stability_factor = (stability_factor * STABILITY_CHANGE).min(STABILITY_MAX);
-                } else {
-                    stability_factor = (stability_factor * STABILITY_KEEP).max(STABILITY_MIN);
-                }
-                if depth > 4 && score < result.score - SCORE_DROP {
-                    stability_factor = stability_factor.max(SCORE_DROP_FACTOR);
-                }
-                last_best = best;
+                w.time.iteration_done(depth, best, score, result.score);
                 adopt(&mut result, score, depth, pv);
             }
         }
@@ -319,23 +302,8 @@ fn iterate(
                 break;
             }
         }
-        if !w.control.pondering() {
-            if let Some(b) = w.budget {
-                // A fixed move time is the user's to spend whole (UCI `movetime`: "search
-                // exactly"); only a clock's soft limit stretches and shrinks with stability.
-                let soft = if w.limits.movetime.is_some() {
-                    b.soft.as_secs_f64()
-                } else {
-                    b.soft.as_secs_f64() * stability_factor
-                };
-                // A forced move saves clock time; a fixed move time is the user's to spend.
-                if root_moves.len() == 1 && depth >= 4 && w.limits.movetime.is_none() {
-                    break;
-                }
-                if w.elapsed().as_secs_f64() >= soft.min(b.hard.as_secs_f64()) {
-                    break;
-                }
-            }
+        if !w.control.pondering() && w.time.stop_iterating(depth, root_moves.len()) {
+            break;
         }
     }
 

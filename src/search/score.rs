@@ -8,6 +8,10 @@ use std::ops::{Add, AddAssign, Neg, Sub};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Score(pub i32);
 
+/// The deepest ply the search reaches (iterative deepening stops below it, the quiescence
+/// search returns the static evaluation at it); the per-ply tables are sized by it.
+pub const MAX_PLY: usize = 128;
+
 /// The score of delivering mate now.
 pub const MATE: i32 = 32_000;
 /// Scores at or above this (in absolute value) are mates.
@@ -16,7 +20,7 @@ pub const MATE_BOUND: i32 = MATE - 1_000;
 /// tablebase scores are); `TB_WIN - n` is a tablebase win reached `n` plies from the root.
 pub const TB_WIN: i32 = MATE_BOUND - 1;
 /// Scores at or above this (in absolute value) are tablebase wins or mates: decided.
-pub const TB_BOUND: i32 = TB_WIN - super::history::MAX_PLY as i32;
+pub const TB_BOUND: i32 = TB_WIN - MAX_PLY as i32;
 /// Larger than any real score: the initial window bound.
 pub const INFINITY: i32 = MATE + 1;
 
@@ -136,12 +140,33 @@ impl AddAssign<i32> for Score {
     }
 }
 
-/// Writes the score as UCI does: `cp 34` or `mate 3` / `mate -2`.
+/// The score in UCI's syntax (`cp 34`, `mate 3`, `mate -2`): `score.uci()`.
+#[derive(Clone, Copy, Debug)]
+pub struct Uci(Score);
+
+impl Score {
+    /// The score written as UCI's `info score` wants it: `cp 34`, `mate 3` or `mate -2`.
+    pub fn uci(self) -> Uci {
+        Uci(self)
+    }
+}
+
+impl fmt::Display for Uci {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.mate_moves() {
+            Some(n) => write!(f, "mate {n}"),
+            None => write!(f, "cp {}", self.0 .0),
+        }
+    }
+}
+
+/// Writes the score as people read it (lichess's form), from the side to move's view: pawns
+/// with two decimals and a sign (`+0.34`, `-1.50`), or `#3` / `#-2` for a mate in moves.
 impl fmt::Display for Score {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.mate_moves() {
-            Some(n) => write!(f, "mate {n}"),
-            None => write!(f, "cp {}", self.0),
+            Some(n) => write!(f, "#{n}"),
+            None => f.write_str(&crate::format::pawns(self.0)),
         }
     }
 }
@@ -159,8 +184,14 @@ mod tests {
         assert_eq!(Score(35).mate_moves(), None);
         let s = Score::mate_in(7);
         assert_eq!(s.to_tt(3).from_tt(3), s);
-        assert_eq!(s.to_string(), "mate 4");
-        assert_eq!(Score(-12).to_string(), "cp -12");
+        assert_eq!(s.uci().to_string(), "mate 4");
+        assert_eq!(Score(-12).uci().to_string(), "cp -12");
+        assert_eq!(Score::mated_in(2).uci().to_string(), "mate -1");
+        // People read pawns and lichess's mate sign, not UCI's syntax.
+        assert_eq!(s.to_string(), "#4");
+        assert_eq!(Score::mated_in(2).to_string(), "#-1");
+        assert_eq!(Score(-12).to_string(), "-0.12");
+        assert_eq!(Score(150).to_string(), "+1.50");
         // Tablebase wins are decided, not mates, and keep their distance through the table.
         let tb = Score::tb_win_in(9);
         assert!(tb.is_decisive() && !tb.is_mate() && tb < Score::mate_in(100));

@@ -9,7 +9,8 @@
 //! played. Levels are continuous (UCI `Skill Level` uses the whole numbers 0-20); `UCI_Elo`
 //! picks the level whose measured strength is that Elo (`level_for_elo`).
 
-use super::{Limits, Score, SearchResult};
+use super::score::Score;
+use super::types::{Limits, SearchResult};
 
 /// Full strength.
 pub const MAX_LEVEL: u8 = 20;
@@ -20,7 +21,7 @@ pub const ELO_MIN: u32 = 1300;
 /// The highest `UCI_Elo`.
 pub const ELO_MAX: u32 = 2800;
 /// Measured strength by level: (level, Elo on the ladder's scale), from matches at 5+0.05
-/// against HoiChess (~1800), Sjeng (~2300) and GNU Chess (~2650), lower levels chained (README,
+/// against HoiChess (~1800), Sjeng (~2300) and GNU Chess (~2650), lower levels chained (docs/measurements.md,
 /// "Strength levels"). A smoothed, increasing line through the measurements; between anchors
 /// the Elo is interpolated. Above level 12 the levels gain less: at 5+0.05 their node budgets
 /// exceed what the clock allows, so only the choice among lines still weakens them.
@@ -56,7 +57,7 @@ pub fn level_for_elo(elo: u32) -> f64 {
 /// The limits of a bot playing at `elo` (the terminal game and the browser app): the level for
 /// the rating, and the thinking time the ratings were measured at, or `clock` when the game
 /// has one (the level still limits the play). `random` draws among the candidate moves.
-pub fn rated_limits(elo: u32, clock: Option<super::Clock>, random: u64) -> Limits {
+pub fn rated_limits(elo: u32, clock: Option<super::types::Clock>, random: u64) -> Limits {
     Limits {
         movetime: clock.is_none().then_some(ELO_MOVETIME_MS),
         clock,
@@ -103,7 +104,7 @@ fn weakness(level: f64) -> f64 {
 }
 
 /// The index of the line to play among `lines` (best first) at `level`, drawn with `random`.
-pub fn pick(lines: &[(Score, Vec<super::Move>)], level: f64, random: u64) -> Option<usize> {
+pub fn pick(lines: &[(Score, Vec<crate::chess::Move>)], level: f64, random: u64) -> Option<usize> {
     let best = lines.first()?.0;
     let w = weakness(level);
     let temperature = (MAX_TEMPERATURE * w).max(1.0);
@@ -162,7 +163,7 @@ mod tests {
         assert_eq!(untimed.movetime, Some(ELO_MOVETIME_MS));
         assert_eq!(untimed.skill, Some(level_for_elo(1500)));
         assert!(untimed.skill.is_some_and(|l| l < f64::from(MAX_LEVEL)));
-        let clock = super::super::Clock {
+        let clock = crate::search::Clock {
             time_ms: 60_000,
             inc_ms: 0,
             moves_to_go: None,
@@ -186,8 +187,9 @@ mod tests {
         assert_eq!(level_for_elo(0), level_for_elo(ELO_MIN));
         assert_eq!(level_for_elo(9999), level_for_elo(ELO_MAX));
     }
+    use crate::chess::Move;
     use crate::chess::{Board, Game};
-    use crate::search::{Move, Searcher};
+    use crate::search::Searcher;
 
     fn lines(scores: &[i32]) -> Vec<(Score, Vec<Move>)> {
         let b = Board::startpos();

@@ -1,6 +1,15 @@
-//! Time management: a soft bound (don't start another iteration) and a hard bound (stop now).
+//! Time management, every decision about time in one place: the budget a search gets from
+//! its limits (a soft bound: don't start another iteration; a hard bound: stop now), how the
+//! soft bound stretches with the stability of the best move, a forced move played at once, and
+//! the clock restarting at a ponderhit.
 
-use std::time::Duration;
+use super::params::{
+    SCORE_DROP, SCORE_DROP_FACTOR, STABILITY_CHANGE, STABILITY_KEEP, STABILITY_MAX, STABILITY_MIN,
+};
+use super::score::Score;
+use super::types::{Clock, Limits};
+use crate::chess::Move;
+use std::time::{Duration, Instant};
 
 /// The longest clock or increment taken at its word, in milliseconds (about 34 years): more is
 /// read as this much, so that budget arithmetic on any input stays far from overflow.
@@ -13,17 +22,6 @@ pub struct TimeBudget {
     pub soft: Duration,
     /// Stop the search at once after this.
     pub hard: Duration,
-}
-
-/// Clock information for the side to move.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Clock {
-    /// Time left, milliseconds (may be negative from a GUI: treated as almost nothing).
-    pub time_ms: i64,
-    /// Increment per move, milliseconds.
-    pub inc_ms: i64,
-    /// Moves to the next time control, if any.
-    pub moves_to_go: Option<u32>,
 }
 
 impl TimeBudget {
@@ -59,9 +57,104 @@ impl TimeBudget {
     }
 }
 
+/// The time decisions of one search (the main thread's; helpers get an unlimited one and are
+/// stopped by the main thread).
+#[derive(Clone, Debug)]
+pub struct TimeManager {
+    start: Instant,
+    budget: Option<TimeBudget>,
+    /// A fixed move time is the user's to spend whole (UCI `movetime`: "search exactly"): it
+    /// neither stretches nor shrinks, and a forced move still takes it.
+    fixed: bool,
+    /// How far the soft bound is stretched (above 1) or shrunk (below): grows when the best
+    /// move changes or the score drops, shrinks while it holds.
+    stability: f64,
+    last_best: Move,
+}
+
+impl TimeManager {
+    /// The time decisions for `limits`, the search having started at `start`; `overhead_ms`
+    /// is kept in reserve per move for communication lag.
+    pub fn new(limits: &Limits, overhead_ms: u64, start: Instant) -> TimeManager {
+        let budget = if limits.infinite {
+            None
+        } else if let Some(mt) = limits.movetime {
+            Some(TimeBudget::fixed(mt, overhead_ms))
+        } else {
+            limits.clock.map(|c| TimeBudget::from_clock(c, overhead_ms))
+        };
+        TimeManager {
+            start,
+            budget,
+            fixed: limits.movetime.is_some(),
+            stability: 1.0,
+            last_best: Move::NULL,
+        }
+    }
+
+    /// No time limit at all (helper threads, infinite analysis).
+    pub fn unlimited(start: Instant) -> TimeManager {
+        TimeManager {
+            start,
+            budget: None,
+            fixed: false,
+            stability: 1.0,
+            last_best: Move::NULL,
+        }
+    }
+
+    /// Time since the search (or the ponderhit) started.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// A ponderhit: the clock starts now for us.
+    pub fn ponderhit(&mut self) {
+        self.start = Instant::now();
+    }
+
+    /// Whether the hard bound has passed: stop at once.
+    pub fn hard_limit_reached(&self) -> bool {
+        self.budget.is_some_and(|b| self.elapsed() >= b.hard)
+    }
+
+    /// An iteration of `depth` finished with `best` scoring `score`; `previous` is the score
+    /// of the iteration before. Updates the stability of the best move.
+    pub fn iteration_done(&mut self, depth: i32, best: Move, score: Score, previous: Score) {
+        if best != self.last_best && depth > 1 {
+            self.stability = (self.stability * STABILITY_CHANGE).min(STABILITY_MAX);
+        } else {
+            self.stability = (self.stability * STABILITY_KEEP).max(STABILITY_MIN);
+        }
+        if depth > 4 && score < previous - SCORE_DROP {
+            self.stability = self.stability.max(SCORE_DROP_FACTOR);
+        }
+        self.last_best = best;
+    }
+
+    /// Whether to stop after the iteration of `depth` rather than start another: the soft
+    /// bound (stretched by stability unless the time is fixed) has passed, or there is only
+    /// one legal move (`root_moves`) and the clock's time is better saved.
+    pub fn stop_iterating(&self, depth: i32, root_moves: usize) -> bool {
+        let Some(b) = self.budget else {
+            return false;
+        };
+        let soft = if self.fixed {
+            b.soft.as_secs_f64()
+        } else {
+            b.soft.as_secs_f64() * self.stability
+        };
+        if root_moves == 1 && depth >= 4 && !self.fixed {
+            return true;
+        }
+        self.elapsed().as_secs_f64() >= soft.min(b.hard.as_secs_f64())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Clock;
 
     #[test]
     fn budgets_are_sane() {

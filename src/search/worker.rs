@@ -2,13 +2,14 @@
 //! from the root, and the principal-variation table; plus what every node asks of it (stop
 //! checks, repetition, evaluation).
 
-use super::history::{piece_to, Heuristics, MAX_PLY};
+use super::history::{piece_to, Heuristics};
 use super::params::{LMR_BASE, LMR_DIVISOR};
 use super::picker::MovePicker;
 use super::score::Score;
-use super::time::TimeBudget;
+use super::score::MAX_PLY;
+use super::time::TimeManager;
 use super::tt::TransTable;
-use super::{Limits, Report, SearchControl};
+use super::types::{Limits, Report, SearchControl};
 use crate::chess::{Board, Move};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -57,8 +58,7 @@ pub(super) struct Worker<'a> {
     pub(super) report: &'a mut dyn FnMut(&Report),
     pub(super) root_depth: i32,
     pub(super) limits: &'a Limits,
-    pub(super) start: Instant,
-    pub(super) budget: Option<TimeBudget>,
+    pub(super) time: TimeManager,
     pub(super) nodes: u64,
     pub(super) seldepth: usize,
     pub(super) stopped: bool,
@@ -82,14 +82,14 @@ pub(super) struct Worker<'a> {
     /// The score of the last root move that raised alpha (its line is `pv[0]`).
     pub(super) root_score: Score,
     /// Tablebases probed in the search, with the most pieces probed.
-    pub(super) tb: Option<(&'a super::TablebaseConfig, usize)>,
+    pub(super) tb: Option<(&'a super::types::TablebaseConfig, usize)>,
     /// The tables' read count when the search began (for `tbhits`).
     pub(super) tb_hits_start: Option<(&'a crate::syzygy::Tablebases, u64)>,
 }
 
 impl Worker<'_> {
     pub(super) fn elapsed(&self) -> Duration {
-        self.start.elapsed()
+        self.time.elapsed()
     }
 
     /// Polls the stop flag, the node limit and the hard time bound.
@@ -116,14 +116,11 @@ impl Worker<'_> {
                 self.was_pondering = true;
             } else {
                 if self.was_pondering {
-                    // Ponderhit: the clock starts now for us.
                     self.was_pondering = false;
-                    self.start = Instant::now();
+                    self.time.ponderhit();
                 }
-                if let Some(b) = self.budget {
-                    if self.elapsed() >= b.hard {
-                        self.stopped = true;
-                    }
+                if self.time.hard_limit_reached() {
+                    self.stopped = true;
                 }
             }
         }
@@ -215,8 +212,7 @@ impl<'a> Worker<'a> {
             report,
             root_depth: 1,
             limits: &NO_LIMITS,
-            start: Instant::now(),
-            budget: None,
+            time: TimeManager::unlimited(Instant::now()),
             nodes: 0,
             seldepth: 0,
             stopped: false,
@@ -243,14 +239,12 @@ impl<'a> Worker<'a> {
     pub(super) fn begin(
         &mut self,
         limits: &'a Limits,
-        start: Instant,
-        budget: Option<TimeBudget>,
+        time: TimeManager,
         path: Vec<u64>,
         board: &Board,
     ) {
         self.limits = limits;
-        self.start = start;
-        self.budget = budget;
+        self.time = time;
         self.root_index = path.len();
         self.path = path;
         self.t.eval.reset(board);

@@ -1,6 +1,7 @@
 //! `bench`: a fixed-depth search of 50 embedded positions, the signature of search behaviour.
 
 use crate::chess::{Board, Game};
+use crate::command::{choose_net, BadNet, Outcome};
 use crate::eval::nnue::Network;
 use crate::search::{Limits, Searcher};
 use std::sync::Arc;
@@ -81,13 +82,37 @@ pub fn run_until(
             "{:>2} {:>10} nodes  best {best:<6} score {}  {fen}",
             i + 1,
             r.nodes,
-            r.score
+            r.score.uci()
         ));
     }
     let secs = start.elapsed().as_secs_f64().max(1e-9);
     let nps = (total as f64 / secs) as u64;
     out(&format!("{total} nodes {nps} nps"));
     (total, nps)
+}
+
+/// The `bench` command's flags.
+#[derive(Debug, Clone, clap::Args)]
+pub struct BenchFlags {
+    /// Search depth (default 11).
+    pub depth: Option<u32>,
+    /// Search threads (default 1: the deterministic node count; more: the parallel speed).
+    pub threads: Option<usize>,
+    /// The evaluation: `embedded` (the default net), `hce` (hand-crafted) or a net file.
+    #[arg(long, default_value = "embedded")]
+    pub net: String,
+}
+
+/// The `bench` command.
+pub fn command(flags: BenchFlags, out: &mut dyn FnMut(&str)) -> Result<Outcome, BadNet> {
+    let config = BenchConfig {
+        depth: flags.depth.unwrap_or(DEFAULT_DEPTH),
+        // `Searcher::set_threads` clamps it.
+        threads: flags.threads.unwrap_or(1),
+        net: choose_net(&flags.net)?,
+    };
+    run(&config, out);
+    Ok(Outcome::Success)
 }
 
 #[cfg(test)]

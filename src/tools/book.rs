@@ -2,6 +2,7 @@
 
 use crate::chess::polyglot::{key, Book};
 use crate::chess::Board;
+use crate::command::{board_or_start, BadFen, Outcome};
 use std::fmt::Write as _;
 
 /// The book moves of `board`, heaviest first: SAN, UCI (castling as the king's move), weight and
@@ -22,4 +23,35 @@ pub fn listing(book: &Book, board: &Board) -> String {
     }
     let _ = writeln!(out, "{} book moves; key {:016x}", moves.len(), key(board));
     out
+}
+
+/// The `book` command's flags.
+#[derive(Debug, Clone, clap::Args)]
+pub struct BookFlags {
+    /// The book file.
+    pub file: String,
+    /// Position (default: the start position).
+    #[arg(long)]
+    pub fen: Option<String>,
+}
+
+/// Why `book` could not list.
+#[derive(Debug, thiserror::Error)]
+pub enum BookListError {
+    /// The book could not be read.
+    #[error(transparent)]
+    Book(#[from] crate::chess::polyglot::BookError),
+    /// The `--fen` position is not valid.
+    #[error(transparent)]
+    Fen(#[from] BadFen),
+}
+
+/// The `book` command: the listing for the position, through `out`.
+pub fn command(flags: BookFlags, out: &mut dyn FnMut(&str)) -> Result<Outcome, BookListError> {
+    let book = Book::load(&flags.file)?;
+    let board = board_or_start(flags.fen.as_deref())?;
+    for line in listing(&book, &board).lines() {
+        out(line);
+    }
+    Ok(Outcome::Success)
 }

@@ -429,6 +429,31 @@ pub fn stats(path: &str, skip_bad: bool) -> Result<String, DataError> {
     Ok(s)
 }
 
+/// Writes every position of the data file `input` in the text form to `output`; returns the
+/// count.
+pub fn convert_to_text(input: &str, output: &str, skip_bad: bool) -> Result<u64, DataError> {
+    use std::io::Write;
+    let io = |source| DataError::Io {
+        file: output.to_string(),
+        source,
+    };
+    let file = std::fs::File::create(output).map_err(io)?;
+    let mut w = std::io::BufWriter::new(file);
+    let mut err = None;
+    let counts = read_samples(input, skip_bad, &mut |s| {
+        if err.is_none() {
+            if let Err(e) = writeln!(w, "{}", s.to_text()) {
+                err = Some(e);
+            }
+        }
+    })?;
+    if let Some(e) = err {
+        return Err(io(e));
+    }
+    w.flush().map_err(io)?;
+    Ok(counts.positions)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,6 +8,7 @@
 
 use super::data::{decode_games, is_text, GameRecord, Sample, WhiteResult};
 use crate::chess::{Board, Color, Game, Outcome};
+use crate::rand::SplitMix;
 use crate::search::score::MATE;
 use crate::search::{Limits, Searcher};
 use std::collections::BTreeMap;
@@ -40,8 +41,6 @@ pub struct DatagenArgs {
     pub book: Option<std::sync::Arc<crate::chess::polyglot::Book>>,
     /// Transposition table per thread, MiB.
     pub hash_mib: usize,
-    /// Print a progress line to standard error.
-    pub progress: bool,
     /// The network the games are played with; `None`: the hand-crafted evaluation.
     pub net: Option<std::sync::Arc<crate::eval::nnue::Network>>,
 }
@@ -62,30 +61,6 @@ pub mod rules {
     pub const DRAW_FROM_PLY: u32 = 80;
     /// A game this long is scored a draw.
     pub const MAX_PLIES: u32 = 400;
-}
-
-/// A small, fast, seedable generator (SplitMix64): openings need reproducibility, not security.
-#[derive(Clone, Debug)]
-pub struct SplitMix(u64);
-
-impl SplitMix {
-    /// A generator from a seed.
-    pub fn new(seed: u64) -> SplitMix {
-        SplitMix(seed)
-    }
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// A number in `0..n` (`n` > 0).
-    pub fn below(&mut self, n: u64) -> u64 {
-        debug_assert!(n > 0);
-        ((self.next_u64() as u128 * n as u128) >> 64) as u64
-    }
 }
 
 fn game_ply(b: &Board) -> u32 {
@@ -224,9 +199,40 @@ pub fn play_game(
     Played::NoOpening
 }
 
+/// Why a datagen run stopped short.
+#[derive(Debug, thiserror::Error)]
+pub enum DatagenError {
+    /// The output file could not be read, written or repaired.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+    /// The output file could not be read.
+    #[error(transparent)]
+    Read(#[from] crate::files::FileError),
+    /// The output file holds something that is not game records.
+    #[error(transparent)]
+    Data(#[from] super::data::DataError),
+    /// The text form cannot be continued.
+    #[error("{0} already holds text data; text output does not resume (write binary and convert)")]
+    TextResume(String),
+}
+
+impl DatagenError {
+    fn io(path: &str, source: std::io::Error) -> DatagenError {
+        DatagenError::Io {
+            path: path.to_string(),
+            source,
+        }
+    }
+}
+
 /// Counts the whole games already in `path`, cutting off a torn last record (a run killed while
 /// writing); returns the count.
-fn prepare_output(path: &str, out: &mut dyn FnMut(&str)) -> Result<u64, String> {
+fn prepare_output(path: &str, out: &mut dyn FnMut(&str)) -> Result<u64, DatagenError> {
     let bytes = match crate::files::read_bounded(std::path::Path::new(path), u64::MAX, "data file")
     {
         Ok(b) => b,
@@ -235,19 +241,17 @@ fn prepare_output(path: &str, out: &mut dyn FnMut(&str)) -> Result<u64, String> 
         {
             return Ok(0)
         }
-        Err(e) => return Err(e.to_string()),
+        Err(e) => return Err(e.into()),
     };
     if is_text(path) {
         // The text form has no game boundaries: a resumed text run starts after the last game
         // whose positions it finds, which it cannot know, so text output never resumes.
         if !bytes.is_empty() {
-            return Err(format!(
-                "{path} already holds text data; text output does not resume (write binary and convert)"
-            ));
+            return Err(DatagenError::TextResume(path.to_string()));
         }
         return Ok(0);
     }
-    let (games, bad) = decode_games(&bytes, path, true).map_err(|e| e.to_string())?;
+    let (games, bad) = decode_games(&bytes, path, true)?;
     if bad > 0 {
         let mut good = Vec::new();
         for g in &games {
@@ -258,7 +262,7 @@ fn prepare_output(path: &str, out: &mut dyn FnMut(&str)) -> Result<u64, String> 
             games.len(),
             bytes.len() - good.len()
         ));
-        std::fs::write(path, &good).map_err(|e| format!("{path}: {e}"))?;
+        std::fs::write(path, &good).map_err(|e| DatagenError::io(path, e))?;
     }
     Ok(games.len() as u64)
 }
@@ -274,12 +278,14 @@ pub struct DatagenSummary {
     pub resumed_from: u64,
 }
 
-/// Runs datagen until the target is reached or `stop` is set; lines go to `out`.
+/// Runs datagen until the target is reached or `stop` is set; lines go to `out`, and a status
+/// line (games, positions, rate, ETA) to `progress` about once a second and once at the end.
 pub fn run(
     args: &DatagenArgs,
     stop: Arc<AtomicBool>,
     out: &mut dyn FnMut(&str),
-) -> Result<DatagenSummary, String> {
+    progress: &mut dyn FnMut(&str),
+) -> Result<DatagenSummary, DatagenError> {
     let first = prepare_output(&args.out, out)?;
     if first > 0 {
         out(&format!(
@@ -291,7 +297,7 @@ pub fn run(
         .create(true)
         .append(true)
         .open(&args.out)
-        .map_err(|e| format!("{}: {e}", args.out))?;
+        .map_err(|e| DatagenError::io(&args.out, e))?;
     let text = is_text(&args.out);
     let next = Arc::new(AtomicU64::new(first));
     let last = args.games.map(|g| first.saturating_add(g));
@@ -351,7 +357,7 @@ pub fn run(
             }
             // One write a game, so that a kill loses at most the games in flight.
             if let Err(e) = file.write_all(&bytes).and_then(|()| file.flush()) {
-                result = Err(format!("{}: {e}", args.out));
+                result = Err(DatagenError::io(&args.out, e));
                 stop.store(true, Ordering::Relaxed);
                 writing = false;
                 break;
@@ -363,17 +369,15 @@ pub fn run(
                 writing = false;
             }
         }
-        if args.progress && last_print.elapsed().as_secs_f64() >= 1.0 {
+        if last_print.elapsed().as_secs_f64() >= 1.0 {
             last_print = Instant::now();
-            eprint!("\r{}", progress_line(args, &summary, start));
+            progress(&progress_line(args, &summary, start));
         }
     }
     for h in handles {
         let _ = h.join();
     }
-    if args.progress {
-        eprintln!("\r{}", progress_line(args, &summary, start));
-    }
+    progress(&progress_line(args, &summary, start));
     result?;
     let secs = start.elapsed().as_secs_f64().max(1e-9);
     out(&format!(
@@ -411,6 +415,164 @@ fn progress_line(args: &DatagenArgs, s: &DatagenSummary, start: Instant) -> Stri
     )
 }
 
+/// The `datagen` command's flags.
+#[derive(Debug, Clone, clap::Args)]
+pub struct DatagenFlags {
+    /// The output file: binary game records, or the text form if it ends in `.txt`.
+    #[arg(long, required_unless_present = "stats")]
+    pub out: Option<String>,
+    /// Worker threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
+    /// Nodes searched per move.
+    #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    pub nodes: u64,
+    /// Stop after this many new positions.
+    #[arg(long, conflicts_with = "games")]
+    pub positions: Option<u64>,
+    /// Stop after this many new games.
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Seed: game i of a run is determined by the seed and i.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Random legal plies before the game (default 8; 0 with --openings; 4 after --book).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=40))]
+    pub random_plies: Option<u32>,
+    /// EPD/FEN file of start positions to draw openings from.
+    #[arg(long)]
+    pub openings: Option<String>,
+    /// A Polyglot book (.bin): each game follows it, moves drawn by weight, until it ends.
+    #[arg(long)]
+    pub book: Option<String>,
+    /// Transposition table per thread, MiB.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub hash: u64,
+    /// The evaluation the games are played with: `embedded` (the default net), `hce`
+    /// (hand-crafted) or a net file.
+    #[arg(long, default_value = "embedded")]
+    pub net: String,
+    /// Print counts, the result mix and a score histogram of a data file instead.
+    #[arg(long, conflicts_with_all = ["convert"])]
+    pub stats: Option<String>,
+    /// Convert a data file (binary or text) to the text form in --out.
+    #[arg(long)]
+    pub convert: Option<String>,
+    /// Skip malformed lines or a torn record instead of failing.
+    #[arg(long)]
+    pub skip_bad: bool,
+}
+
+/// Why the `datagen` command could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum DatagenCommandError {
+    /// Neither `--out` nor `--stats` (clap asks for one; a caller building flags may not).
+    #[error("--out is required")]
+    NoOutput,
+    /// The openings file could not be read.
+    #[error(transparent)]
+    Openings(#[from] crate::files::FileError),
+    /// An openings line is not a position.
+    #[error("{path}: line {line}: {source}")]
+    OpeningLine {
+        /// The file.
+        path: String,
+        /// The line (1-based).
+        line: usize,
+        /// What is wrong.
+        source: crate::chess::FenError,
+    },
+    /// The openings file holds no position.
+    #[error("{0}: no positions")]
+    NoOpenings(String),
+    /// `--net` names no usable network.
+    #[error(transparent)]
+    Net(#[from] crate::command::BadNet),
+    /// The book could not be read.
+    #[error(transparent)]
+    Book(#[from] crate::chess::polyglot::BookError),
+    /// Reading, converting or summarising a data file failed.
+    #[error(transparent)]
+    Data(#[from] super::data::DataError),
+    /// The run itself failed.
+    #[error(transparent)]
+    Run(#[from] DatagenError),
+}
+
+/// Reads start positions, one FEN or EPD record a line (blank lines and `#` comments skipped).
+pub fn read_openings(path: &str) -> Result<Vec<Board>, DatagenCommandError> {
+    let text = crate::files::read_text(path)?;
+    let mut boards = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let epd =
+            crate::chess::parse_epd(line).map_err(|source| DatagenCommandError::OpeningLine {
+                path: path.to_string(),
+                line: i + 1,
+                source,
+            })?;
+        boards.push(epd.board);
+    }
+    if boards.is_empty() {
+        return Err(DatagenCommandError::NoOpenings(path.to_string()));
+    }
+    Ok(boards)
+}
+
+/// The `datagen` command: `--stats`, `--convert`, or a run until its target or `stop`.
+pub fn command(
+    flags: DatagenFlags,
+    stop: Arc<AtomicBool>,
+    out: &mut dyn FnMut(&str),
+    progress: &mut dyn FnMut(&str),
+) -> Result<crate::command::Outcome, DatagenCommandError> {
+    use super::data;
+    if let Some(path) = flags.stats {
+        for line in data::stats(&path, flags.skip_bad)?.lines() {
+            out(line);
+        }
+        return Ok(crate::command::Outcome::Success);
+    }
+    let out_path = flags.out.ok_or(DatagenCommandError::NoOutput)?;
+    if let Some(input) = flags.convert {
+        let n = data::convert_to_text(&input, &out_path, flags.skip_bad)?;
+        out(&format!("{n} positions written to {out_path}"));
+        return Ok(crate::command::Outcome::Success);
+    }
+    let openings = match flags.openings.as_deref() {
+        Some(path) => read_openings(path)?,
+        None => Vec::new(),
+    };
+    let net = crate::command::choose_net(&flags.net)?;
+    let book = match flags.book.as_deref() {
+        Some(path) => Some(Arc::new(crate::chess::polyglot::Book::load(path)?)),
+        None => None,
+    };
+    let default_plies = match (&book, openings.is_empty()) {
+        (Some(_), _) => 4,
+        (None, true) => 8,
+        (None, false) => 0,
+    };
+    let args = DatagenArgs {
+        out: out_path,
+        threads: flags.threads as usize,
+        nodes: flags.nodes,
+        positions: flags.positions,
+        games: flags.games,
+        seed: flags.seed,
+        random_plies: flags.random_plies.unwrap_or(default_plies),
+        openings,
+        book,
+        hash_mib: flags.hash as usize,
+        net,
+    };
+    run(&args, stop, out, progress)?;
+    Ok(crate::command::Outcome::Success)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -427,7 +589,6 @@ mod tests {
             openings: Vec::new(),
             book: None,
             hash_mib: 1,
-            progress: false,
             net: None,
         }
     }
@@ -444,11 +605,11 @@ mod tests {
         // One run of 4 games against 3 then 1 (resumed): the same bytes.
         let mut four = args(&a, 7);
         four.games = Some(4);
-        run(&four, stop(), &mut |_| {}).unwrap();
-        run(&args(&b, 7), stop(), &mut |_| {}).unwrap();
+        run(&four, stop(), &mut |_| {}, &mut |_| {}).unwrap();
+        run(&args(&b, 7), stop(), &mut |_| {}, &mut |_| {}).unwrap();
         let mut one = args(&b, 7);
         one.games = Some(1);
-        let s = run(&one, stop(), &mut |_| {}).unwrap();
+        let s = run(&one, stop(), &mut |_| {}, &mut |_| {}).unwrap();
         assert_eq!(s.resumed_from, 3);
         let (ba, bb) = (std::fs::read(&a).unwrap(), std::fs::read(&b).unwrap());
         assert_eq!(ba, bb);
@@ -462,7 +623,7 @@ mod tests {
         // A torn tail is cut off and the run continues after the last whole game.
         let torn = ba.len() - 5;
         std::fs::write(&b, &ba[..torn]).unwrap();
-        let s = run(&one, stop(), &mut |_| {}).unwrap();
+        let s = run(&one, stop(), &mut |_| {}, &mut |_| {}).unwrap();
         assert_eq!(s.resumed_from, 3);
         assert_eq!(std::fs::read(&b).unwrap(), ba);
         let _ = std::fs::remove_dir_all(&dir);

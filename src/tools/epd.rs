@@ -1,6 +1,7 @@
 //! `epd`: run a best-move test suite (`bm` / `am` operations in SAN or UCI).
 
 use crate::chess::{parse_epd, FenError, Game, Move, SanError};
+use crate::command::Outcome;
 use crate::search::{Limits, Searcher};
 use thiserror::Error;
 
@@ -120,9 +121,63 @@ pub fn run(
                 format!("am {} ", avoid.join(","))
             },
             r.depth,
-            r.score
+            r.score.uci()
         ));
     }
     out(&format!("solved {solved}/{total}"));
     Ok((solved, total))
+}
+
+/// The `epd` command's flags.
+#[derive(Debug, Clone, clap::Args)]
+pub struct EpdFlags {
+    /// The EPD file.
+    pub file: String,
+    /// Milliseconds per position (default 1000).
+    #[arg(long, conflicts_with_all = ["depth", "nodes"])]
+    pub movetime: Option<u64>,
+    /// Fixed depth per position.
+    #[arg(long, conflicts_with = "nodes")]
+    pub depth: Option<u32>,
+    /// Fixed nodes per position.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 16)]
+    pub hash: usize,
+}
+
+/// Why the `epd` command could not run its suite.
+#[derive(Debug, Error)]
+pub enum EpdCommandError {
+    /// The file could not be read.
+    #[error(transparent)]
+    Read(#[from] crate::files::FileError),
+    /// A record is malformed.
+    #[error("{file}: {source}")]
+    Record {
+        /// The file.
+        file: String,
+        /// What is wrong (boxed: it is large, and rare).
+        source: Box<EpdError>,
+    },
+}
+
+/// The `epd` command: runs the suite in `--file` within the flags' limit (1 s a position
+/// without one).
+pub fn command(flags: EpdFlags, out: &mut dyn FnMut(&str)) -> Result<Outcome, EpdCommandError> {
+    let limit = match (flags.movetime, flags.depth, flags.nodes) {
+        (_, Some(d), _) => EpdLimit::Depth(d.clamp(1, 100)),
+        (_, _, Some(n)) => EpdLimit::Nodes(n.max(1)),
+        (Some(ms), _, _) => EpdLimit::Movetime(ms.max(1)),
+        _ => EpdLimit::Movetime(1000),
+    };
+    let text = crate::files::read_text(&flags.file)?;
+    run(&text, limit, flags.hash.clamp(1, 65536), out).map_err(|source| {
+        EpdCommandError::Record {
+            file: flags.file,
+            source: Box::new(source),
+        }
+    })?;
+    Ok(Outcome::Success)
 }

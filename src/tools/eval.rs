@@ -2,7 +2,9 @@
 //! and the hand-crafted evaluation term by term.
 
 use crate::chess::{Board, Color, File, Rank, Square};
-use crate::eval::nnue::{piece_contributions, Network};
+use crate::chess::{Piece, PieceKind};
+use crate::command::{board_or_start, BadFen, Outcome};
+use crate::eval::nnue::{output_bucket, Accumulator, Network};
 use crate::eval::{breakdown, evaluate, taper};
 
 /// The report: with a network, its score and a board of piece contributions first; then the
@@ -90,4 +92,77 @@ fn hand_crafted_report(board: &Board) -> String {
         side_name(board.side_to_move())
     ));
     s
+}
+
+/// Each piece's contribution to the evaluation (White's view, centipawns): the evaluation minus
+/// the evaluation without that piece, as Stockfish's `eval` shows it. Kings are not removable.
+pub fn piece_contributions(net: &Network, board: &Board) -> Vec<(Square, Piece, i32)> {
+    let white = |b: &Board| {
+        let e = net.evaluate(b);
+        if b.side_to_move() == Color::White {
+            e
+        } else {
+            -e
+        }
+    };
+    let base = white(board);
+    let mut out = Vec::new();
+    for sq in Square::all() {
+        let Some(p) = board.piece_at(sq) else {
+            continue;
+        };
+        if p.kind == PieceKind::King {
+            continue;
+        }
+        let acc = Accumulator::refresh_without(net, board, sq);
+        let us = board.side_to_move();
+        let bucket = output_bucket(board.occupied().count() - 1, net.buckets());
+        let e = net.output(acc.side(us), acc.side(!us), bucket);
+        let e = if us == Color::White { e } else { -e };
+        out.push((sq, p, base - e));
+    }
+    out
+}
+
+/// The `eval` command's flags.
+#[derive(Debug, Clone, clap::Args)]
+pub struct EvalFlags {
+    /// Position (default: the start position).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// A net file to use instead of the embedded one.
+    #[arg(long)]
+    pub net: Option<String>,
+}
+
+/// Why `eval` could not report.
+#[derive(Debug, thiserror::Error)]
+pub enum EvalError {
+    /// The net file could not be loaded.
+    #[error("{path}: {source}")]
+    Net {
+        /// The file.
+        path: String,
+        /// Why.
+        source: crate::eval::nnue::NetError,
+    },
+    /// The `--fen` position is not valid.
+    #[error(transparent)]
+    Fen(#[from] BadFen),
+}
+
+/// The `eval` command: the report for the position, through `out`.
+pub fn command(flags: EvalFlags, out: &mut dyn FnMut(&str)) -> Result<Outcome, EvalError> {
+    let net = match flags.net {
+        Some(path) => match Network::load(&path) {
+            Ok(n) => std::sync::Arc::new(n),
+            Err(source) => return Err(EvalError::Net { path, source }),
+        },
+        None => crate::eval::nnue::default_net(),
+    };
+    let board = board_or_start(flags.fen.as_deref())?;
+    for line in report(&board, Some(&net)).lines() {
+        out(line);
+    }
+    Ok(Outcome::Success)
 }

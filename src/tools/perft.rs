@@ -1,8 +1,9 @@
 //! The `perft` command: node counts per depth, divide, hash checking and suites.
 
-use super::format::{nps, thousands};
-use crate::chess::perft::{parse_suite, perft_check_hash, perft_parallel, perft_until, SuiteError};
+use crate::chess::perft::{perft_check_hash, perft_parallel, perft_until};
 use crate::chess::{Board, FenError};
+use crate::command::Outcome;
+use crate::format::{nps, thousands};
 use std::time::Instant;
 use thiserror::Error;
 
@@ -66,23 +67,35 @@ pub fn divide_report(
     Ok(total)
 }
 
-/// Options of the `perft` command.
-#[derive(Debug, Clone, Default)]
+/// The `perft` command's flags.
+#[derive(Debug, Clone, Default, clap::Args)]
 pub struct PerftArgs {
-    /// Depth to count; `None` runs the start-position self-check (or the suite).
+    /// Depth; without it, run the start-position self-check (depths 1-6).
     pub depth: Option<u32>,
-    /// Position (start position when `None`).
+    /// Position to count from (default: the start position).
+    #[arg(long)]
     pub fen: Option<String>,
-    /// Print each root move's count.
+    /// Print each root move with its count.
+    #[arg(long)]
     pub divide: bool,
-    /// Recompute the hash after every move.
+    /// Recompute the hash after every move and fail on a mismatch.
+    #[arg(long)]
     pub check_hash: bool,
-    /// Run a suite file.
+    /// Run an EPD or shakmaty-style perft suite.
+    #[arg(long)]
     pub suite: Option<String>,
-    /// Only depths whose expected count is at most this.
+    /// With --suite: skip depths whose expected count exceeds N (default 10,000,000).
+    #[arg(long)]
     pub max_nodes: Option<u64>,
-    /// Threads splitting the root moves.
+    /// Threads splitting the root moves (0 counts as 1).
+    #[arg(long, default_value_t = 1)]
     pub threads: usize,
+}
+
+/// The `perft` command: `run`, its verdict an `Outcome`.
+pub fn command(mut args: PerftArgs, out: &mut dyn FnMut(&str)) -> Result<Outcome, PerftError> {
+    args.threads = args.threads.max(1);
+    run(&args, out).map(Outcome::from_passed)
 }
 
 /// Runs the command, writing through `out`; `Err` is bad input (exit status 2), and
@@ -239,4 +252,112 @@ fn run_suite(
         nps(total_nodes, secs) / 1e6
     ));
     Ok(failed == 0)
+}
+
+// The perft-suite file formats: test data for the move generator, read here rather than in
+// the rules core.
+
+/// One position of a perft suite with its expected counts.
+#[derive(Debug, Clone)]
+pub struct SuiteEntry {
+    /// The line (1-based) where the record starts.
+    pub line: usize,
+    /// A name: the `id` of a block record, or the line number.
+    pub name: String,
+    /// The position as written in the file.
+    pub fen: String,
+    /// (depth, expected nodes), in file order.
+    pub counts: Vec<(u32, u64)>,
+}
+
+/// A perft suite line that cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[error("line {line}: {message}")]
+pub struct SuiteError {
+    /// The line (1-based).
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+fn parse_count(line: usize, depth: &str, count: &str) -> Result<(u32, u64), SuiteError> {
+    let err = |m: String| SuiteError { line, message: m };
+    let d = depth
+        .parse::<u32>()
+        .map_err(|_| err(format!("depth {depth:?} is not a number")))?;
+    let n = count
+        .parse::<u64>()
+        .map_err(|_| err(format!("count {count:?} is not a number")))?;
+    Ok((d, n))
+}
+
+/// Reads a perft suite in either common format: EPD lines (`FEN ;D1 20 ;D2 400`) or shakmaty's
+/// blocks (`id NAME` / `epd FEN` / `perft DEPTH COUNT`, `#` comments).
+pub fn parse_suite(text: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
+    let mut out: Vec<SuiteEntry> = Vec::new();
+    let mut pending_id: Option<String> = None;
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let l = raw.trim();
+        if l.is_empty() || l.starts_with('#') {
+            continue;
+        }
+        let err = |m: &str| SuiteError {
+            line,
+            message: m.to_string(),
+        };
+        if let Some(rest) = l.strip_prefix("id ") {
+            pending_id = Some(rest.trim().to_string());
+        } else if let Some(rest) = l.strip_prefix("epd ") {
+            let name = pending_id.take().unwrap_or_else(|| format!("line {line}"));
+            out.push(SuiteEntry {
+                line,
+                name,
+                fen: rest.trim().to_string(),
+                counts: Vec::new(),
+            });
+        } else if let Some(rest) = l.strip_prefix("perft ") {
+            let entry = out
+                .last_mut()
+                .ok_or_else(|| err("'perft' line before any 'epd' line"))?;
+            let parts: Vec<&str> = rest.split_whitespace().collect();
+            let [d, n] = parts.as_slice() else {
+                return Err(err("expected 'perft DEPTH COUNT'"));
+            };
+            entry.counts.push(parse_count(line, d, n)?);
+        } else if l.contains(';') {
+            let mut parts = l.split(';');
+            let fen = parts.next().unwrap_or("").trim().to_string();
+            let mut counts = Vec::new();
+            for p in parts {
+                let p = p.trim();
+                if p.is_empty() {
+                    continue;
+                }
+                let words: Vec<&str> = p.split_whitespace().collect();
+                match words.as_slice() {
+                    [d, n] if d.starts_with('D') => counts.push(parse_count(line, &d[1..], n)?),
+                    _ => return Err(err(&format!("expected ';Dn COUNT', found {p:?}"))),
+                }
+            }
+            if counts.is_empty() {
+                return Err(err("no ';Dn COUNT' entries"));
+            }
+            out.push(SuiteEntry {
+                line,
+                name: format!("line {line}"),
+                fen,
+                counts,
+            });
+        } else {
+            return Err(err(&format!("unrecognised line {l:?}")));
+        }
+    }
+    if let Some(e) = out.iter().find(|e| e.counts.is_empty()) {
+        return Err(SuiteError {
+            line: e.line,
+            message: "position without any perft counts".to_string(),
+        });
+    }
+    Ok(out)
 }

@@ -2,6 +2,7 @@
 //! checking the reader against other probers.
 
 use crate::chess::Board;
+use crate::command::Outcome;
 use crate::syzygy::Tablebases;
 use std::io::BufRead;
 
@@ -94,4 +95,51 @@ pub fn run(
         }
     }
     Ok(summary)
+}
+
+/// The `syzygy` command's flags.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SyzygyFlags {
+    /// Folders holding the tables, separated by `:` (`;` on Windows).
+    #[arg(long)]
+    pub path: String,
+    /// Position to probe (default: read FENs from standard input).
+    #[arg(long)]
+    pub fen: Option<String>,
+}
+
+/// Why the `syzygy` command could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum SyzygyCommandError {
+    /// The tables could not be opened.
+    #[error(transparent)]
+    Path(#[from] crate::syzygy::PathError),
+    /// Reading the positions failed.
+    #[error(transparent)]
+    Probe(#[from] ProbeError),
+}
+
+/// The `syzygy` command: answers every line of `input` (or `--fen`) through `out`; warnings
+/// and the closing complaint go to `err`. `Failure` when any line was not a position.
+pub fn command(
+    flags: SyzygyFlags,
+    input: &mut dyn BufRead,
+    out: &mut dyn FnMut(&str) -> bool,
+    err: &mut dyn FnMut(&str),
+) -> Result<Outcome, SyzygyCommandError> {
+    let (tb, warnings) = Tablebases::open(&flags.path)?;
+    for w in warnings {
+        err(&format!("warning: {w}"));
+    }
+    let s = run(&tb, flags.fen.as_deref(), input, out, &mut |w| {
+        err(&format!("warning: {w}"))
+    })?;
+    if s.bad > 0 {
+        err(&format!(
+            "error: {} of {} lines were not positions (each is answered with its error)",
+            s.bad,
+            s.bad + s.probed
+        ));
+    }
+    Ok(Outcome::from_passed(s.bad == 0))
 }

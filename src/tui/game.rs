@@ -342,7 +342,7 @@ impl Strength {
                 })),
                 ..Limits::default()
             }),
-            Strength::Elo(elo) => skill::rated_limits(elo, clock, crate::tools::clock_random()),
+            Strength::Elo(elo) => skill::rated_limits(elo, clock, crate::rand::clock_random()),
         }
     }
 }
@@ -463,11 +463,87 @@ pub fn save_on_leaving(record: &Record, autosave: Option<&Path>) -> String {
     }
 }
 
+/// Why a saved game cannot be resumed.
+#[derive(Debug, thiserror::Error)]
+pub enum SavedError {
+    /// Neither `XDG_DATA_HOME` nor `HOME` is set.
+    #[error("no data folder (set HOME or XDG_DATA_HOME)")]
+    NoDataFolder,
+    /// The data folder cannot be listed.
+    #[error("{path}: {source}")]
+    Folder {
+        /// The folder.
+        path: String,
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// The data folder holds no game that is still going on.
+    #[error("no unfinished game in {0}")]
+    NoneUnfinished(String),
+    /// The file cannot be read.
+    #[error(transparent)]
+    Read(#[from] crate::files::FileError),
+    /// The file holds no game.
+    #[error("{0}: no game in the file")]
+    Empty(String),
+    /// The file's first game is not PGN that can be read.
+    #[error("{path}: {source}")]
+    Pgn {
+        /// The file.
+        path: String,
+        /// What is wrong (boxed: it is large, and rare).
+        source: Box<crate::chess::pgn::PgnError>,
+    },
+    /// The game has a result.
+    #[error("{path}: that game is over ({result}); there is nothing to resume")]
+    Over {
+        /// The file.
+        path: String,
+        /// Its result.
+        result: String,
+    },
+    /// The game holds a null move.
+    #[error("{0}: the game holds a null move (--), which cannot be played on")]
+    NullMove(String),
+}
+
+/// Why the terminal game could not be played.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    /// The Chess960 start position does not exist.
+    #[error(transparent)]
+    Chess960(#[from] crate::chess::chess960::StartPositionError),
+    /// `--fen` is not a position.
+    #[error(transparent)]
+    Fen(#[from] crate::command::BadFen),
+    /// The saved game cannot be resumed.
+    #[error(transparent)]
+    Saved(#[from] SavedError),
+    /// `--book` cannot be read.
+    #[error(transparent)]
+    Book(#[from] crate::chess::polyglot::BookError),
+    /// A timed game resumed in the line mode, which has no clock.
+    #[error("that game is played with a clock ({0}), which the line-by-line game does not have: resume it without --plain, in a terminal")]
+    TimedResume(TimeControl),
+    /// `--clock` in the line mode.
+    #[error("the line-by-line game (--plain, TERM=dumb, or no terminal) has no clock: play in a terminal without --plain, or leave out --clock")]
+    ClockInLineMode,
+    /// The terminal cannot be put into the full-screen game's mode, or drawn on.
+    #[error("cannot use this terminal: {0}")]
+    Terminal(#[from] std::io::Error),
+    /// The bot's search thread ended (a panic in it).
+    #[error("the bot's thread stopped (an internal error)")]
+    BotStopped,
+}
+
 /// The saved games in the data folder, the most recent first.
-fn saved_paths() -> Result<Vec<PathBuf>, String> {
-    let dir = data_dir().ok_or("no data folder (set HOME or XDG_DATA_HOME)")?;
+fn saved_paths() -> Result<Vec<PathBuf>, SavedError> {
+    let dir = data_dir().ok_or(SavedError::NoDataFolder)?;
     let mut games: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(&dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .map_err(|source| SavedError::Folder {
+            path: dir.display().to_string(),
+            source,
+        })?
         .filter_map(|e| e.ok())
         .filter(|e| e.path().extension().is_some_and(|x| x == "pgn"))
         .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
@@ -478,17 +554,13 @@ fn saved_paths() -> Result<Vec<PathBuf>, String> {
 
 /// Reads a saved game back: the most recent unfinished one in the data folder, or a file
 /// given by name.
-pub fn load_saved(which: &Resume) -> Result<Saved, String> {
+pub fn load_saved(which: &Resume) -> Result<Saved, SavedError> {
     match which {
         Resume::File(p) => load_file(p.clone()),
         Resume::Last => {
             let paths = saved_paths()?;
-            let none = || {
-                format!(
-                    "no unfinished game in {}",
-                    data_dir().unwrap_or_default().display()
-                )
-            };
+            let none =
+                || SavedError::NoneUnfinished(data_dir().unwrap_or_default().display().to_string());
             paths
                 .into_iter()
                 .find_map(|p| load_file(p).ok())
@@ -497,27 +569,26 @@ pub fn load_saved(which: &Resume) -> Result<Saved, String> {
     }
 }
 
-fn load_file(path: PathBuf) -> Result<Saved, String> {
+fn load_file(path: PathBuf) -> Result<Saved, SavedError> {
     // A saved game is a few kilobytes; 16 MiB is far beyond any real one.
-    let bytes =
-        crate::files::read_bounded(&path, 16 << 20, "saved game").map_err(|e| e.to_string())?;
+    let bytes = crate::files::read_bounded(&path, 16 << 20, "saved game")?;
+    let shown = path.display().to_string();
     let pgn = crate::chess::pgn::read_games_bytes(&bytes)
         .into_iter()
         .next()
-        .ok_or_else(|| format!("{}: no game in the file", path.display()))?
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .ok_or_else(|| SavedError::Empty(shown.clone()))?
+        .map_err(|source| SavedError::Pgn {
+            path: shown.clone(),
+            source: Box::new(source),
+        })?;
     if pgn.result != "*" {
-        return Err(format!(
-            "{}: that game is over ({}); there is nothing to resume",
-            path.display(),
-            pgn.result
-        ));
+        return Err(SavedError::Over {
+            path: shown,
+            result: pgn.result,
+        });
     }
     if pgn.has_null_move() {
-        return Err(format!(
-            "{}: the game holds a null move (--), which cannot be played on",
-            path.display()
-        ));
+        return Err(SavedError::NullMove(shown));
     }
     // Time left, up to a day: anything else in the tag is not a clock we wrote.
     let clock_ms = |t: &str| t.parse::<u64>().ok().filter(|&ms| ms <= 86_400_000);

@@ -4,7 +4,7 @@
 
 use super::game::{
     accepts_draw, data_dir, hint_limits, load_saved, new_autosave, save_on_leaving, write_atomic,
-    Ending, Human, PlayOptions, Record, Strength,
+    Ending, Human, PlayError, PlayOptions, Record, Strength,
 };
 use super::render::{screen, Style};
 use crate::chess::{Board, Color, Game, Move};
@@ -126,7 +126,7 @@ impl Session {
                     outln!(
                         "  depth {:>2}  score {}  nodes {}",
                         info.depth,
-                        crate::tools::format::pawns(white_view(info.score.0, side)),
+                        crate::format::pawns(white_view(info.score.0, side)),
                         info.nodes
                     );
                 }
@@ -147,8 +147,8 @@ impl Session {
         let text = format!(
             "{san} (score {score}, depth {}, {} nodes, {secs:.2} s, {} nps)",
             r.depth,
-            crate::tools::format::thousands(r.nodes),
-            crate::tools::format::thousands(nps)
+            crate::format::thousands(r.nodes),
+            crate::format::thousands(nps)
         );
         Some((m, text))
     }
@@ -168,7 +168,7 @@ impl Session {
         let from_book = self
             .book
             .as_ref()
-            .and_then(|b| b.pick(self.game().board(), false, crate::tools::clock_random()));
+            .and_then(|b| b.pick(self.game().board(), false, crate::rand::clock_random()));
         if let Some(m) = from_book {
             outln!("Fianchetto plays {} (book)", self.game().board().san(m));
             let _ = self.record.game.push(m);
@@ -344,7 +344,7 @@ fn describe_score(score: Score, side: Color) -> String {
             let winner = if n > 0 { side } else { !side };
             format!("mate in {} for {winner}", n.abs())
         }
-        None => crate::tools::format::pawns(white_view(score.0, side)),
+        None => crate::format::pawns(white_view(score.0, side)),
     }
 }
 
@@ -393,29 +393,23 @@ fn choose_strength<R: BufRead>(input: &mut Input<R>) -> Option<Strength> {
 
 /// Runs the line-by-line game on standard input and output. Returns an error message for a
 /// bad `--fen` or a saved game that cannot be read.
-pub fn run(opts: PlayOptions) -> Result<(), String> {
+pub fn run(opts: PlayOptions) -> Result<(), PlayError> {
     let saved = opts.resume.as_ref().map(load_saved).transpose()?;
     if let Some(tc) = saved.as_ref().and_then(|s| s.time_control) {
-        return Err(format!(
-            "that game is played with a clock ({tc}), which the line-by-line game does not have: resume it without --plain, in a terminal"
-        ));
+        return Err(PlayError::TimedResume(tc));
     }
     let book = opts
         .book
         .as_ref()
         .map(crate::chess::polyglot::Book::load)
-        .transpose()
-        .map_err(|e| e.to_string())?;
+        .transpose()?;
     let start = match (&saved, &opts.fen) {
         (Some(s), _) => *s.game.start(),
-        (None, Some(f)) => Board::from_fen(f).map_err(|e| format!("bad FEN: {e}"))?,
+        (None, Some(f)) => crate::command::board_or_start(Some(f))?,
         (None, None) => Board::startpos(),
     };
     if opts.time_control.is_some() {
-        return Err(
-            "the line-by-line game (--plain, TERM=dumb, or no terminal) has no clock: play in a terminal without --plain, or leave out --clock"
-                .into(),
-        );
+        return Err(PlayError::ClockInLineMode);
     }
     let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         && std::env::var("TERM").map_or(true, |t| t != "dumb")

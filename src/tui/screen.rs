@@ -4,7 +4,7 @@
 
 use super::app::{App, Flow};
 use super::game::Record;
-use super::game::{save_on_leaving, write_atomic, PlayOptions};
+use super::game::{save_on_leaving, write_atomic, PlayError, PlayOptions};
 use super::keys::{Button, Input, Parser};
 use super::view;
 use ratatui::backend::CrosstermBackend;
@@ -52,7 +52,7 @@ fn save_and_say(snapshot: Option<(Record, Option<PathBuf>)>) {
 }
 
 /// Runs the full-screen game until the person leaves or a signal comes.
-pub fn run(opts: PlayOptions, color: bool) -> Result<(), String> {
+pub fn run(opts: PlayOptions, color: bool) -> Result<(), PlayError> {
     // Everything that can fail on bad options fails here, before the screen changes.
     let mut app = App::new(opts, color)?;
     let snapshot: Snapshot = Arc::new(Mutex::new(None));
@@ -72,7 +72,7 @@ pub fn run(opts: PlayOptions, color: bool) -> Result<(), String> {
             std::process::exit(130);
         });
     }
-    enable_raw_mode().map_err(|e| format!("cannot use this terminal: {e}"))?;
+    enable_raw_mode()?;
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         restore();
@@ -94,9 +94,9 @@ pub fn run(opts: PlayOptions, color: bool) -> Result<(), String> {
     }
 }
 
-fn event_loop(app: &mut App, snapshot: &Snapshot) -> Result<(), String> {
+fn event_loop(app: &mut App, snapshot: &Snapshot) -> Result<(), PlayError> {
     let backend = CrosstermBackend::new(std::io::stdout());
-    let mut terminal = Terminal::new(backend).map_err(|e| e.to_string())?;
+    let mut terminal = Terminal::new(backend)?;
     let _ = terminal.clear();
     // The terminal's bytes, read on their own thread; its end (a hang-up, end of input) closes
     // the channel, and the loop leaves.
@@ -153,7 +153,7 @@ fn handle(
     app: &mut App,
     terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
     input: Input,
-) -> Result<Flow, String> {
+) -> Result<Flow, PlayError> {
     let now = Instant::now();
     let (button, column, row) = match input {
         Input::Key(key) => return Ok(app.on_key(key, now)),
@@ -163,7 +163,7 @@ fn handle(
             row,
         } => (button, column, row),
     };
-    let size = terminal.size().map_err(|e| e.to_string())?;
+    let size = terminal.size()?;
     let area = ratatui::layout::Rect::new(0, 0, size.width, size.height);
     let Some(g) = view::geometry(area) else {
         return Ok(Flow::Continue);

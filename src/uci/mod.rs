@@ -4,6 +4,7 @@
 //! are answered while a search runs on a third thread. End of input acts as `quit`.
 
 pub mod command;
+pub mod options;
 
 use crate::chess::{Board, Game};
 use crate::search::{Bound, Limits, Report, SearchControl, SearchInfo, Searcher};
@@ -66,7 +67,7 @@ pub fn info_line(info: &SearchInfo, root: &Board, style: LineStyle) -> String {
         info.depth,
         info.seldepth,
         info.multipv,
-        info.score,
+        info.score.uci(),
         info.nodes,
         info.nps,
         info.hashfull,
@@ -131,28 +132,6 @@ impl Default for Engine {
     }
 }
 
-/// The value of a check option: `true` or `false` (any case, spaces around allowed).
-fn check_option(name: &str, value: Option<&str>) -> Result<bool, String> {
-    match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
-        Some("true") => Ok(true),
-        Some("false") => Ok(false),
-        _ => Err(format!("option {name} needs true or false")),
-    }
-}
-
-fn clamp_option(name: &str, value: Option<&str>, min: i64, max: i64) -> Result<i64, String> {
-    let v: i64 = value
-        .and_then(|v| v.trim().parse().ok())
-        .ok_or_else(|| format!("option {name} needs a number from {min} to {max}"))?;
-    if v < min || v > max {
-        send(&format!(
-            "info string {name} {v} out of range, using {}",
-            v.clamp(min, max)
-        ));
-    }
-    Ok(v.clamp(min, max))
-}
-
 impl Engine {
     /// A fresh engine at the start position with default options.
     pub fn new() -> Engine {
@@ -179,7 +158,7 @@ impl Engine {
                 elo: crate::search::skill::ELO_MAX,
                 // Seeded by the clock: games should not all follow the same book line. Odd, so
                 // that the xorshift state is never the zero it cannot leave.
-                random: crate::tools::clock_random() | 1,
+                random: crate::rand::clock_random() | 1,
                 tables: None,
                 tb_probe_depth: crate::search::TablebaseConfig::DEFAULT_PROBE_DEPTH,
                 tb_probe_limit: crate::search::TablebaseConfig::DEFAULT_PROBE_LIMIT,
@@ -224,30 +203,9 @@ impl Engine {
             Command::Uci => {
                 send(&format!("id name {NAME}"));
                 send("id author The Fianchetto developers");
-                send("option name Hash type spin default 16 min 1 max 65536");
-                send("option name Clear Hash type button");
-                send("option name Threads type spin default 1 min 1 max 1024");
-                send("option name MultiPV type spin default 1 min 1 max 218");
-                send("option name Ponder type check default false");
-                send("option name Move Overhead type spin default 10 min 0 max 5000");
-                send("option name EvalFile type string default <embedded>");
-                send("option name Use NNUE type check default true");
-                send("option name UCI_Chess960 type check default false");
-                send("option name UCI_ShowWDL type check default false");
-                send("option name OwnBook type check default false");
-                send("option name BookFile type string default <empty>");
-                send("option name BookBestMove type check default false");
-                send("option name Skill Level type spin default 20 min 0 max 20");
-                send("option name UCI_LimitStrength type check default false");
-                send(&format!(
-                    "option name UCI_Elo type spin default {max} min {min} max {max}",
-                    min = crate::search::skill::ELO_MIN,
-                    max = crate::search::skill::ELO_MAX
-                ));
-                send("option name SyzygyPath type string default <empty>");
-                send("option name SyzygyProbeDepth type spin default 1 min 1 max 100");
-                send("option name SyzygyProbeLimit type spin default 7 min 0 max 7");
-                send("option name Syzygy50MoveRule type check default true");
+                for option in options::OPTIONS {
+                    send(&option.declaration());
+                }
                 send("uciok");
             }
             Command::IsReady => send("readyok"),
@@ -353,64 +311,63 @@ impl Engine {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let key = name.to_ascii_lowercase();
-        let busy = self.searching();
-        if busy
-            && matches!(
-                key.as_str(),
-                "hash"
-                    | "clear hash"
-                    | "threads"
-                    | "evalfile"
-                    | "use nnue"
-                    | "syzygypath"
-                    | "syzygyprobedepth"
-                    | "syzygyprobelimit"
-                    | "syzygy50moverule"
-            )
-        {
+        use options::{Id, Value};
+        let Some(option) = options::find(name) else {
+            send(&format!("info string unknown option {name:?}"));
+            return;
+        };
+        if option.not_while_searching && self.searching() {
             send(&format!("info string cannot change {name} during a search"));
             return;
         }
-        let result = match key.as_str() {
-            "hash" => clamp_option(name, value, 1, 65536).and_then(|v| {
+        let value = match option.read(name, value) {
+            Ok((value, note)) => {
+                if let Some(note) = note {
+                    send(&format!("info string {note}"));
+                }
+                value
+            }
+            Err(e) => {
+                send(&format!("info string {e}"));
+                return;
+            }
+        };
+        let result = match (option.id, value) {
+            (Id::Hash, Value::Number(v)) => {
                 self.options.hash_mib = v as usize;
                 match self.searcher.lock() {
-                    Ok(mut s) => s.set_hash_size(v as usize),
+                    Ok(mut s) => s.set_hash_size(v as usize).map_err(|e| e.to_string()),
                     Err(_) => Ok(()),
                 }
-            }),
-            "clear hash" => {
+            }
+            (Id::ClearHash, _) => {
                 if let Ok(mut s) = self.searcher.lock() {
                     s.clear();
                 }
                 Ok(())
             }
-            "threads" => {
-                let max = crate::search::MAX_THREADS as i64;
-                clamp_option(name, value, 1, max).map(|v| {
-                    let mut n = v as usize;
-                    // More threads than the machine runs at once starve the main thread, which
-                    // keeps the time: 1024 threads on 2 cores took 52 s over a 1 s movetime.
-                    if let Ok(hw) = std::thread::available_parallelism() {
-                        if n > hw.get() {
-                            send(&format!(
-                                "info string Threads {n} is more than the {hw} this machine runs at once; using {hw}"
-                            ));
-                            n = hw.get();
-                        }
+            (Id::Threads, Value::Number(v)) => {
+                let mut n = v as usize;
+                // More threads than the machine runs at once starve the main thread, which
+                // keeps the time: 1024 threads on 2 cores took 52 s over a 1 s movetime.
+                if let Ok(hw) = std::thread::available_parallelism() {
+                    if n > hw.get() {
+                        send(&format!(
+                            "info string Threads {n} is more than the {hw} this machine runs at once; using {hw}"
+                        ));
+                        n = hw.get();
                     }
-                    if let Ok(mut s) = self.searcher.lock() {
-                        s.set_threads(n);
-                    }
-                })
+                }
+                if let Ok(mut s) = self.searcher.lock() {
+                    s.set_threads(n);
+                }
+                Ok(())
             }
-            "evalfile" => {
-                let path = value.unwrap_or("").trim();
+            (Id::EvalFile, Value::Text(path)) => {
                 let loaded = if path.is_empty() || path == "<embedded>" {
                     Ok(crate::eval::nnue::default_net())
                 } else {
-                    crate::eval::nnue::Network::load(path)
+                    crate::eval::nnue::Network::load(&path)
                         .map(Arc::new)
                         .map_err(|e| {
                             format!("EvalFile {path} not loaded: {e}; the previous net stays")
@@ -424,54 +381,65 @@ impl Engine {
                             s.set_net(Some(self.options.net.clone()));
                         }
                     }
-                    let shown = if path.is_empty() { "<embedded>" } else { path };
+                    let shown = if path.is_empty() { "<embedded>" } else { &path };
                     send(&format!("info string EvalFile {shown} loaded ({shape})"));
                 })
             }
-            "use nnue" => check_option("Use NNUE", value).map(|on| {
+            (Id::UseNnue, Value::Flag(on)) => {
                 self.options.use_nnue = on;
                 if let Ok(mut s) = self.searcher.lock() {
                     s.set_net(on.then(|| self.options.net.clone()));
                 }
-            }),
-            "uci_limitstrength" => {
-                check_option("UCI_LimitStrength", value).map(|on| self.options.limit_strength = on)
+                Ok(())
             }
-            "uci_elo" => {
-                use crate::search::skill::{ELO_MAX, ELO_MIN};
-                clamp_option(name, value, i64::from(ELO_MIN), i64::from(ELO_MAX))
-                    .map(|v| self.options.elo = v as u32)
+            (Id::LimitStrength, Value::Flag(on)) => {
+                self.options.limit_strength = on;
+                Ok(())
             }
-            "skill level" => {
-                let max = i64::from(crate::search::skill::MAX_LEVEL);
-                clamp_option(name, value, 0, max).map(|v| self.options.skill = v as u8)
+            (Id::Elo, Value::Number(v)) => {
+                self.options.elo = v as u32;
+                Ok(())
             }
-            "multipv" => {
-                clamp_option(name, value, 1, 218).map(|v| self.options.multipv = v as usize)
+            (Id::SkillLevel, Value::Number(v)) => {
+                self.options.skill = v as u8;
+                Ok(())
             }
-            "move overhead" => {
-                clamp_option(name, value, 0, 5000).map(|v| self.options.overhead_ms = v as u64)
+            (Id::MultiPv, Value::Number(v)) => {
+                self.options.multipv = v as usize;
+                Ok(())
             }
-            "ponder" => check_option("Ponder", value).map(|on| self.options.ponder = on),
+            (Id::MoveOverhead, Value::Number(v)) => {
+                self.options.overhead_ms = v as u64;
+                Ok(())
+            }
+            (Id::Ponder, Value::Flag(on)) => {
+                self.options.ponder = on;
+                Ok(())
+            }
             // The rules need no switch for Chess960: any FEN's castling rights are read as
             // Chess960 ones where they must be. The option only changes how castling is written.
-            "uci_chess960" => {
-                check_option("UCI_Chess960", value).map(|on| self.options.chess960 = on)
+            (Id::Chess960, Value::Flag(on)) => {
+                self.options.chess960 = on;
+                Ok(())
             }
-            "uci_showwdl" => {
-                check_option("UCI_ShowWDL", value).map(|on| self.options.show_wdl = on)
+            (Id::ShowWdl, Value::Flag(on)) => {
+                self.options.show_wdl = on;
+                Ok(())
             }
-            "ownbook" => check_option("OwnBook", value).map(|on| self.options.own_book = on),
-            "bookbestmove" => {
-                check_option("BookBestMove", value).map(|on| self.options.book_best = on)
+            (Id::OwnBook, Value::Flag(on)) => {
+                self.options.own_book = on;
+                Ok(())
             }
-            "syzygypath" => {
-                let path = value.unwrap_or("").trim();
-                if path.is_empty() || path == "<empty>" {
+            (Id::BookBestMove, Value::Flag(on)) => {
+                self.options.book_best = on;
+                Ok(())
+            }
+            (Id::SyzygyPath, Value::Text(path)) => {
+                let result = if path.is_empty() || path == "<empty>" {
                     self.options.tables = None;
                     Ok(())
                 } else {
-                    match crate::syzygy::Tablebases::open(path) {
+                    match crate::syzygy::Tablebases::open(&path) {
                         Ok((tables, warnings)) => {
                             for w in warnings {
                                 send(&format!("info string {w}"));
@@ -489,28 +457,30 @@ impl Engine {
                             Err(format!("SyzygyPath not used: {e}"))
                         }
                     }
-                }
-                .map(|()| self.apply_tablebases())
+                };
+                result.map(|()| self.apply_tablebases())
             }
-            "syzygyprobedepth" => clamp_option(name, value, 1, 100).map(|v| {
+            (Id::SyzygyProbeDepth, Value::Number(v)) => {
                 self.options.tb_probe_depth = v as i32;
                 self.apply_tablebases();
-            }),
-            "syzygyprobelimit" => clamp_option(name, value, 0, 7).map(|v| {
+                Ok(())
+            }
+            (Id::SyzygyProbeLimit, Value::Number(v)) => {
                 self.options.tb_probe_limit = v as usize;
                 self.apply_tablebases();
-            }),
-            "syzygy50moverule" => check_option("Syzygy50MoveRule", value).map(|on| {
+                Ok(())
+            }
+            (Id::Syzygy50MoveRule, Value::Flag(on)) => {
                 self.options.tb_rule50 = on;
                 self.apply_tablebases();
-            }),
-            "bookfile" => {
-                let path = value.unwrap_or("").trim();
+                Ok(())
+            }
+            (Id::BookFile, Value::Text(path)) => {
                 if path.is_empty() || path == "<empty>" {
                     self.options.book = None;
                     Ok(())
                 } else {
-                    match crate::chess::polyglot::Book::load(path) {
+                    match crate::chess::polyglot::Book::load(&path) {
                         Ok(b) => {
                             send(&format!(
                                 "info string BookFile {path} loaded ({} entries)",
@@ -523,7 +493,11 @@ impl Engine {
                     }
                 }
             }
-            _ => Err(format!("unknown option {name:?}")),
+            (id, value) => {
+                // `read` returns the value of the option's own type, which the arms above take.
+                debug_assert!(false, "{id:?} read as {value:?}");
+                Ok(())
+            }
         };
         if let Err(e) = result {
             send(&format!("info string {e}"));

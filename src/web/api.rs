@@ -491,7 +491,7 @@ async fn bot_move(
     let permit = acquire(&state, Duration::from_secs(10)).await?;
     // A rating sets its own thinking time, the one its level was measured at.
     let limits = match req.elo {
-        Some(elo) => skill::rated_limits(elo, None, crate::tools::clock_random()),
+        Some(elo) => skill::rated_limits(elo, None, crate::rand::clock_random()),
         None => Limits {
             movetime: Some(req.movetime.unwrap_or(1000).clamp(10, super::MAX_SEARCH_MS)),
             multipv: 1,
@@ -726,7 +726,7 @@ async fn read_pgn(body: Result<Json<PgnRequest>, JsonRejection>) -> ApiResult<Pg
 struct AnalysedView {
     #[serde(flatten)]
     game: PgnView,
-    report: crate::tools::analyze::GameReport,
+    report: crate::analysis::GameReport,
 }
 
 /// `POST /api/analyse-pgn {pgn, movetime?}`: every position searched and every move judged
@@ -747,7 +747,7 @@ async fn analyse_pgn(
     let movetime = req.movetime.unwrap_or(100).clamp(10, 2000);
     let permit = try_acquire(&state)?;
     let view = pgn_view(&pgn);
-    let interrupt = crate::tools::analyze::run::Interrupt::default();
+    let interrupt = crate::analysis::run::Interrupt::default();
     // A client that leaves cancels the whole analysis: its searchers stop now and the permit
     // comes back, rather than after up to 600 positions.
     let cancel = {
@@ -758,7 +758,7 @@ async fn analyse_pgn(
     // each) left the allocator holding hundreds of MiB after a soak.
     let searcher = take_searcher(&state);
     let report = tokio::task::spawn_blocking(move || {
-        let opts = crate::tools::analyze::Options {
+        let opts = crate::analysis::Options {
             limits: Limits {
                 movetime: Some(movetime),
                 multipv: 1,
@@ -770,7 +770,7 @@ async fn analyse_pgn(
             tablebases: None,
         };
         let mut searchers = vec![searcher];
-        let infos = crate::tools::analyze::analyse_positions_with(
+        let infos = crate::analysis::analyse_positions_with(
             &pgn,
             &opts,
             &mut searchers,
@@ -782,7 +782,7 @@ async fn analyse_pgn(
             pool.extend(searchers);
         }
         drop(permit);
-        crate::tools::analyze::GameReport::new(1, &pgn, &infos, None)
+        crate::analysis::GameReport::new(1, &pgn, &infos, None)
     })
     .await
     .map_err(|_| internal());

@@ -139,27 +139,78 @@ async fn errors_as_json(res: Response) -> Response {
     out
 }
 
-/// Serves the app on `host:port` until the process ends; prints the URL, and opens it in a
-/// browser when `open` is set.
-pub fn serve(host: &str, port: u16, open: bool) -> Result<(), String> {
+/// The `serve` command's flags.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ServeFlags {
+    /// Address to listen on; the default keeps the page on this machine.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Port (0: any free one).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Open the page in the default browser.
+    #[arg(long)]
+    pub open: bool,
+}
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The async runtime could not be built.
+    #[error("cannot start the server runtime: {0}")]
+    Runtime(std::io::Error),
+    /// The address could not be listened on (taken, not ours, not an address).
+    #[error("cannot listen on {host}:{port}: {source}")]
+    Listen {
+        /// The host asked for.
+        host: String,
+        /// The port asked for.
+        port: u16,
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// The bound address could not be read back.
+    #[error("cannot read the bound address: {0}")]
+    Address(std::io::Error),
+}
+
+/// The `serve` command: serves until the process ends; the URL and notices go to `out`.
+pub fn command(
+    flags: ServeFlags,
+    out: &mut dyn FnMut(&str),
+) -> Result<crate::command::Outcome, ServeError> {
+    serve(&flags.host, flags.port, flags.open, out)?;
+    Ok(crate::command::Outcome::Success)
+}
+
+/// Serves the app on `host:port` until the process ends; says the URL through `out`, and
+/// opens it in a browser when `open` is set.
+pub fn serve(
+    host: &str,
+    port: u16,
+    open: bool,
+    out: &mut dyn FnMut(&str),
+) -> Result<(), ServeError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the server runtime: {e}"))?;
+        .map_err(ServeError::Runtime)?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind((host, port))
             .await
-            .map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
-        let addr = listener
-            .local_addr()
-            .map_err(|e| format!("cannot read the bound address: {e}"))?;
+            .map_err(|source| ServeError::Listen {
+                host: host.to_string(),
+                port,
+                source,
+            })?;
+        let addr = listener.local_addr().map_err(ServeError::Address)?;
         let url = format!("http://{addr}/");
-        println!("Fianchetto is at {url} (Ctrl-C stops it)");
+        out(&format!("Fianchetto is at {url} (Ctrl-C stops it)"));
         if !addr.ip().is_loopback() {
-            println!("warning: listening beyond this machine ({host}); anyone who can reach it can use the engine");
+            out(&format!("warning: listening beyond this machine ({host}); anyone who can reach it can use the engine"));
         }
-        if open {
-            open_browser(&url);
+        if open && !open_browser(&url) {
+            out("(could not open a browser: open the address above yourself)");
         }
         let engines = std::thread::available_parallelism().map_or(1, |n| n.get());
         let app = router(AppState::new(engines));
@@ -200,8 +251,9 @@ async fn accept_loop(listener: tokio::net::TcpListener, app: axum::Router) {
     }
 }
 
-/// Asks the desktop to open `url`; failing to is not an error (the URL is printed).
-fn open_browser(url: &str) {
+/// Asks the desktop to open `url`; whether it could (failing to is not an error: the URL has
+/// been said).
+fn open_browser(url: &str) -> bool {
     let cmd = if cfg!(target_os = "macos") {
         "open"
     } else if cfg!(windows) {
@@ -209,7 +261,5 @@ fn open_browser(url: &str) {
     } else {
         "xdg-open"
     };
-    if std::process::Command::new(cmd).arg(url).spawn().is_err() {
-        println!("(could not open a browser: open the address above yourself)");
-    }
+    std::process::Command::new(cmd).arg(url).spawn().is_ok()
 }

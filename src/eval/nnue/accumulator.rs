@@ -295,7 +295,7 @@ impl AccumulatorStack {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tools::datagen::SplitMix;
+    use crate::rand::SplitMix;
 
     /// Random games (with forced castling, en passant and promotions by preferring them):
     /// after every move, the incremental accumulator equals a fresh one.

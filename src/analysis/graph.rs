@@ -8,7 +8,7 @@ use plotters::prelude::*;
 use std::path::Path;
 
 /// A subset of DejaVu Sans (printable ASCII, `–`, `→`, `·`); see `assets/fonts/README.md`.
-static FONT: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans-subset.ttf");
+static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-subset.ttf");
 
 /// Graph size in pixels.
 pub const SIZE: (u32, u32) = (960, 400);

@@ -36,11 +36,11 @@ pub struct Options {
 /// Nodes per position when no limit is given: the smallest budget measured to meet precision
 /// and recall 0.75 / 0.80 against Stockfish 15.1 at depth 20 with margin (0.85 / 0.85 on the 26
 /// games of `tests/data/ladder.pgn`, `scripts/agreement.py`; depth 12 gave 0.81 / 0.82) while a
-/// 90-move game takes about a minute on two cores (README, "fianchetto analyze").
+/// 90-move game takes about a minute on two cores (docs/measurements.md, the analysis tables).
 pub const DEFAULT_NODES: u64 = 1_000_000;
 
 /// Searchers `analyze` runs when not told: one per core, as the stretches of a game are
-/// independent work (measured faster than one Lazy SMP searcher with every thread, see README).
+/// independent work (measured faster than one Lazy SMP searcher with every thread, see docs/measurements.md).
 pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get().min(256))
 }

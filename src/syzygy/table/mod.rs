@@ -18,7 +18,13 @@
 //! Everything here reads through bounds-checked slices or positioned reads that report short
 //! files, so a corrupt table is an `Err`, never a crash or an endless loop.
 
+mod index;
+mod pairs;
+
 use super::TableError;
+use index::*;
+pub use index::{file_group, flap, Indices};
+use pairs::*;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
@@ -41,180 +47,6 @@ pub enum Kind {
     Dtz,
 }
 
-/// Constant tables of the index scheme, computed once.
-pub struct Indices {
-    /// `binomial[k][n]` = n choose k.
-    binomial: [[u64; 64]; MAX_PIECES],
-    /// The index of two kings, the first in the a1-d1-d4 triangle: 462 legal pairs.
-    kk: [[i16; 64]; 10],
-    /// Per pawn count and leading-pawn slot (`flap`), the index where that slot starts.
-    pawn_idx: [[u64; 24]; 6],
-    /// Per pawn count and file a-d, how many placements there are.
-    pawn_factor: [[u64; 4]; 6],
-}
-
-/// Which side of the a1-h8 diagonal a square is on: 0 on it, 1 above (rank > file), -1 below.
-fn off_diag(sq: usize) -> i32 {
-    let (file, rank) = ((sq & 7) as i32, (sq >> 3) as i32);
-    (rank - file).signum()
-}
-
-/// Mirrors a square in the a1-h8 diagonal.
-fn flip_diag(sq: usize) -> usize {
-    ((sq & 7) << 3) | (sq >> 3)
-}
-
-/// The square's place in the a1-d1-d4 triangle after the board's symmetries: 0-5 off the
-/// diagonal (b1 c1 d1 c2 d2 d3), 6-9 on it (a1 b2 c3 d4).
-fn triangle(sq: usize) -> usize {
-    let (mut file, mut rank) = (sq & 7, sq >> 3);
-    if file > 3 {
-        file = 7 - file;
-    }
-    if rank > 3 {
-        rank = 7 - rank;
-    }
-    if rank > file {
-        std::mem::swap(&mut rank, &mut file);
-    }
-    match (file, rank) {
-        (1, 0) => 0,
-        (2, 0) => 1,
-        (3, 0) => 2,
-        (2, 1) => 3,
-        (3, 1) => 4,
-        (3, 2) => 5,
-        (_, r) => 6 + r,
-    }
-}
-
-/// The index of a square below the diagonal (or its mirror above): 0-27, on the diagonal 28-35.
-fn lower(sq: usize) -> usize {
-    let (file, rank) = (sq & 7, sq >> 3);
-    if file == rank {
-        return 28 + rank;
-    }
-    let (lo, hi) = if file > rank {
-        (rank, file)
-    } else {
-        (file, rank)
-    };
-    // Rows above `lo` hold 7, 6, 5… squares right of the diagonal.
-    (0..lo).map(|r| 7 - r).sum::<usize>() + (hi - lo - 1)
-}
-
-/// The square's place on the two long diagonals: a1..h8 are 0-7, h1..a8 are 8-15, others 0.
-fn diag(sq: usize) -> usize {
-    let (file, rank) = (sq & 7, sq >> 3);
-    if file == rank {
-        rank
-    } else if file + rank == 7 {
-        8 + rank
-    } else {
-        0
-    }
-}
-
-/// The leading pawn's slot: 6 ranks of files a-d (mirrored for e-h); the pawn with the lowest
-/// leads.
-pub fn flap(sq: usize) -> usize {
-    let (mut file, rank) = (sq & 7, sq >> 3);
-    if file > 3 {
-        file = 7 - file;
-    }
-    6 * file + rank.saturating_sub(1)
-}
-
-/// The file group (0-3: files a-d, e-h mirrored) of a leading pawn's square.
-pub fn file_group(sq: usize) -> usize {
-    let file = sq & 7;
-    if file > 3 {
-        7 - file
-    } else {
-        file
-    }
-}
-
-/// The order in which the other pawns of the leading colour are ranked.
-fn pawn_twist(sq: usize) -> usize {
-    let (file, rank) = (sq & 7, sq >> 3);
-    let up = 6usize.saturating_sub(rank);
-    if file >= 4 {
-        12 * (file - 4) + 2 * up
-    } else {
-        12 * (3 - file) + 2 * up + 1
-    }
-}
-
-/// Whether two squares are the same or a king's step apart.
-fn kings_touch(a: usize, b: usize) -> bool {
-    let df = (a & 7).abs_diff(b & 7);
-    let dr = (a >> 3).abs_diff(b >> 3);
-    df <= 1 && dr <= 1
-}
-
-impl Indices {
-    /// Computes the tables.
-    pub fn new() -> Indices {
-        let mut binomial = [[0u64; 64]; MAX_PIECES];
-        for (k, row) in binomial.iter_mut().enumerate() {
-            for (n, v) in row.iter_mut().enumerate() {
-                let (mut f, mut l) = (1u64, 1u64);
-                for i in 0..k as u64 {
-                    f = f.saturating_mul((n as u64).saturating_sub(i));
-                    l *= i + 1;
-                }
-                *v = f / l;
-            }
-        }
-        // Two kings: the first on one of the triangle's 10 squares; pairs with both kings on
-        // the diagonal come last, and with the first king on the diagonal the second is never
-        // above it.
-        let mut kk = [[-1i16; 64]; 10];
-        let representatives = [1, 2, 3, 10, 11, 19, 0, 9, 18, 27];
-        let mut code = 0i16;
-        let mut both_on_diagonal = Vec::new();
-        for (i, &s1) in representatives.iter().enumerate() {
-            for (s2, slot) in kk[i].iter_mut().enumerate() {
-                if kings_touch(s1, s2) || (off_diag(s1) == 0 && off_diag(s2) > 0) {
-                    continue;
-                }
-                if off_diag(s1) == 0 && off_diag(s2) == 0 {
-                    both_on_diagonal.push((i, s2));
-                } else {
-                    *slot = code;
-                    code += 1;
-                }
-            }
-        }
-        for (i, s2) in both_on_diagonal {
-            kk[i][s2] = code;
-            code += 1;
-        }
-        debug_assert_eq!(code, 462);
-        let mut pawn_idx = [[0u64; 24]; 6];
-        let mut pawn_factor = [[0u64; 4]; 6];
-        for i in 0..6 {
-            let mut s = 0u64;
-            for j in 0..24 {
-                pawn_idx[i][j] = s;
-                let sq = (1 + j % 6) * 8 + j / 6;
-                s += binomial[i][pawn_twist(sq)];
-                if (j + 1) % 6 == 0 {
-                    pawn_factor[i][j / 6] = s;
-                    s = 0;
-                }
-            }
-        }
-        Indices {
-            binomial,
-            kk,
-            pawn_idx,
-            pawn_factor,
-        }
-    }
-}
-
 /// How a group's positions are numbered: the piece order and the size of each slot.
 #[derive(Clone, Debug, Default)]
 pub struct EncInfo {
@@ -224,34 +56,6 @@ pub struct EncInfo {
     norm: [u8; MAX_PIECES],
     /// The multiplier of each slot, at the slot's first piece.
     factor: [u64; MAX_PIECES],
-}
-
-/// A group's compressed values: a canonical Huffman code over symbols, each symbol a value or a
-/// pair of symbols.
-#[derive(Clone, Debug)]
-pub struct Pairs {
-    /// A table that holds one value everywhere (no blocks).
-    constant: Option<[u8; 2]>,
-    block_size: u32,
-    idx_bits: u32,
-    min_len: u32,
-    /// Entries of the size table, padding included.
-    num_blocks: u64,
-    /// Size-table entries beyond the blocks that hold data.
-    padding: u64,
-    /// The first code of each length, left-aligned in 64 bits.
-    base: Vec<u64>,
-    /// The first symbol of each length.
-    offset: Vec<u16>,
-    /// How many values each symbol stands for, less one.
-    sym_len: Vec<u32>,
-    /// Each symbol's two halves (or its value): 3 bytes.
-    sym_pat: Vec<[u8; 3]>,
-    index_table: u64,
-    size_table: u64,
-    data: u64,
-    /// How many positions the group indexes.
-    table_size: u64,
 }
 
 /// A parsed table file: its encodings and compressed groups; values are read from the file on
@@ -689,13 +493,6 @@ impl TableFile {
     }
 }
 
-impl Pairs {
-    /// Blocks that hold data (the rest of `num_blocks` are padding entries of the size table).
-    fn real_blocks(&self) -> u64 {
-        self.num_blocks - self.padding
-    }
-}
-
 /// Reads a group's encoding from its piece bytes (`shift` picks the side's nibble) and returns it
 /// with the number of positions it indexes.
 fn enc_info(
@@ -787,136 +584,6 @@ fn subfactor(k: u64, n: u64) -> u64 {
         l *= i + 1;
     }
     f / l
-}
-
-/// Reads one group's compression parameters at `*at` and moves past them.
-fn setup_pairs(
-    h: &[u8],
-    at: &mut usize,
-    table_size: u64,
-    kind: Kind,
-) -> Result<(Pairs, u8), String> {
-    let flags = u8_at(h, *at)?;
-    let mut p = Pairs {
-        constant: None,
-        block_size: 0,
-        idx_bits: 0,
-        min_len: 0,
-        num_blocks: 0,
-        padding: 0,
-        base: Vec::new(),
-        offset: Vec::new(),
-        sym_len: Vec::new(),
-        sym_pat: Vec::new(),
-        index_table: 0,
-        size_table: 0,
-        data: 0,
-        table_size,
-    };
-    if flags & 0x80 != 0 {
-        let v = if kind == Kind::Wdl {
-            u8_at(h, *at + 1)?
-        } else {
-            0
-        };
-        p.constant = Some([v, 0]);
-        *at += 2;
-        return Ok((p, flags));
-    }
-    let a = *at;
-    p.block_size = u32::from(u8_at(h, a + 1)?);
-    p.idx_bits = u32::from(u8_at(h, a + 2)?);
-    p.padding = u64::from(u8_at(h, a + 3)?);
-    let real = u64::from(u16_at(h, a + 4)?) | u64::from(u16_at(h, a + 6)?) << 16;
-    p.num_blocks = real + p.padding;
-    let max_len = u32::from(u8_at(h, a + 8)?);
-    p.min_len = u32::from(u8_at(h, a + 9)?);
-    if p.block_size > 24 || p.idx_bits == 0 || p.idx_bits > 40 {
-        return Err(format!(
-            "block size 2^{} or index step 2^{} out of range",
-            p.block_size, p.idx_bits
-        ));
-    }
-    if p.min_len == 0 || max_len < p.min_len || max_len > 63 {
-        return Err(format!(
-            "code lengths {}..{max_len} out of range",
-            p.min_len
-        ));
-    }
-    let lens = (max_len - p.min_len + 1) as usize;
-    for i in 0..lens {
-        p.offset.push(u16_at(h, a + 10 + 2 * i)?);
-    }
-    let num_syms = u16_at(h, a + 10 + 2 * lens)? as usize;
-    let pat_at = a + 12 + 2 * lens;
-    for s in 0..num_syms {
-        let b = h
-            .get(pat_at + 3 * s..pat_at + 3 * s + 3)
-            .ok_or("header ends in the symbol table")?;
-        p.sym_pat.push([b[0], b[1], b[2]]);
-    }
-    *at = pat_at + 3 * num_syms + (num_syms & 1);
-    p.sym_len = symbol_lengths(&p.sym_pat)?;
-    // base[i]: the first code of length min_len + i, computed from the longest down.
-    let mut base = vec![0u64; lens];
-    for i in (0..lens.saturating_sub(1)).rev() {
-        base[i] = base[i + 1]
-            .wrapping_add(u64::from(p.offset[i]))
-            .wrapping_sub(u64::from(p.offset[i + 1]))
-            / 2;
-    }
-    for (i, b) in base.iter_mut().enumerate() {
-        *b <<= 64 - (p.min_len as usize + i);
-    }
-    p.base = base;
-    // Every symbol a code can reach must exist: offset + codes of that length.
-    if p.offset.iter().any(|&o| usize::from(o) > num_syms) {
-        return Err("a code length's first symbol beyond the symbols".into());
-    }
-    Ok((p, flags))
-}
-
-/// How many values each symbol expands to, less one; pairs that refer to missing symbols or
-/// to themselves (a cycle) make the table corrupt.
-fn symbol_lengths(pat: &[[u8; 3]]) -> Result<Vec<u32>, String> {
-    const UNKNOWN: u32 = u32::MAX;
-    let mut len = vec![UNKNOWN; pat.len()];
-    let halves = |s: usize| {
-        let w = pat[s];
-        let left = (usize::from(w[1] & 0xf) << 8) | usize::from(w[0]);
-        let right = (usize::from(w[2]) << 4) | usize::from(w[1] >> 4);
-        (left, right)
-    };
-    for start in 0..pat.len() {
-        // Depth-first, a symbol revisited once its halves are known. Without a cycle the stack
-        // holds at most two entries per level of a tree of at most `pat.len()` levels.
-        let mut stack = vec![start];
-        while let Some(&s) = stack.last() {
-            if len[s] != UNKNOWN {
-                stack.pop();
-                continue;
-            }
-            let (left, right) = halves(s);
-            if right == 0xfff {
-                len[s] = 0;
-                stack.pop();
-                continue;
-            }
-            if left >= pat.len() || right >= pat.len() {
-                return Err("a symbol made of symbols that do not exist".into());
-            }
-            if len[left] != UNKNOWN && len[right] != UNKNOWN {
-                len[s] = len[left].saturating_add(len[right]).saturating_add(1);
-                stack.pop();
-            } else {
-                stack.extend([left, right].into_iter().filter(|&c| len[c] == UNKNOWN));
-                if stack.len() > 2 * pat.len() + 2 {
-                    return Err("symbols defined in a cycle".into());
-                }
-            }
-        }
-    }
-    Ok(len)
 }
 
 /// Reads exactly `buf.len()` bytes at `offset` without moving a shared cursor.
