@@ -336,6 +336,10 @@ pub struct GameReport {
 impl GameReport {
     /// Applies lichess's formulas to the evaluations of `game`'s positions. With `side`, only
     /// that side's moves are judged and summarised.
+    ///
+    /// Long on purpose: one walk over the moves that carries what lichess's formulas need from
+    /// move to move (the previous evaluation, the accuracy windows, the opening reached); the
+    /// formulas themselves are the small functions of `lichess.rs`.
     pub fn new(
         number: usize,
         game: &PgnGame,

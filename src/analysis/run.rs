@@ -2,7 +2,7 @@
 //! annotated PGN, JSON, summaries and graphs.
 
 use super::{analyse_positions_with, annotate, graph, AnalyzeError, GameReport, Options};
-use crate::chess::pgn::{read_games_bytes, PgnError};
+use crate::chess::pgn::{read_games_bytes, PgnError, PgnGame};
 use crate::chess::Color;
 use crate::command::Progress;
 use crate::search::SearchControl;
@@ -133,28 +133,7 @@ pub fn run(
             )));
         }
     }
-    let bytes = crate::files::read_bounded(&args.pgn, crate::files::TEXT_LIMIT, "PGN file")?;
-    if let Some(why) = binary_evidence(&bytes) {
-        return Err(AnalyzeError::NotPgn {
-            path: args.pgn.display().to_string(),
-            why,
-        });
-    }
-    let mut games: Vec<(usize, Result<_, PgnError>)> = read_games_bytes(&bytes)
-        .into_iter()
-        .enumerate()
-        .map(|(i, g)| (i + 1, g))
-        .collect();
-    if games.is_empty() {
-        return Err(AnalyzeError::NoGames(args.pgn.display().to_string()));
-    }
-    if let Some(n) = args.game {
-        let count = games.len();
-        if n == 0 || n > count {
-            return Err(AnalyzeError::NoSuchGame { n, count });
-        }
-        games = vec![games.swap_remove(n - 1)];
-    }
+    let games = read_selected(args)?;
     let total: u64 = games
         .iter()
         .filter_map(|(_, g)| g.as_ref().ok())
@@ -244,21 +223,68 @@ pub fn run(
             games.len()
         ));
     }
+    write_outputs(args, &reports, &annotated, errors, label, out, info)?;
+    if interrupt.stop.load(Ordering::Relaxed) {
+        info("interrupted: what was analysed so far is written");
+    }
+    Ok(all_ok)
+}
+
+/// The games of the file that `--game` selects (all without it), numbered from 1, each read
+/// or with the error that stopped it.
+#[allow(clippy::type_complexity)]
+fn read_selected(args: &RunArgs) -> Result<Vec<(usize, Result<PgnGame, PgnError>)>, AnalyzeError> {
+    let bytes = crate::files::read_bounded(&args.pgn, crate::files::TEXT_LIMIT, "PGN file")?;
+    if let Some(why) = binary_evidence(&bytes) {
+        return Err(AnalyzeError::NotPgn {
+            path: args.pgn.display().to_string(),
+            why,
+        });
+    }
+    let mut games: Vec<(usize, Result<PgnGame, PgnError>)> = read_games_bytes(&bytes)
+        .into_iter()
+        .enumerate()
+        .map(|(i, g)| (i + 1, g))
+        .collect();
+    if games.is_empty() {
+        return Err(AnalyzeError::NoGames(args.pgn.display().to_string()));
+    }
+    if let Some(n) = args.game {
+        let count = games.len();
+        if n == 0 || n > count {
+            return Err(AnalyzeError::NoSuchGame { n, count });
+        }
+        games = vec![games.swap_remove(n - 1)];
+    }
+    Ok(games)
+}
+
+/// Writes what the analysis found: the annotated PGN (to `--out`, else standard output), the
+/// JSON, the graphs, and each game's summary (to standard output when it is free).
+fn write_outputs(
+    args: &RunArgs,
+    reports: &[GameReport],
+    annotated: &str,
+    errors: Vec<JsonError>,
+    label: String,
+    out: &mut dyn FnMut(&str),
+    info: &mut dyn FnMut(&str),
+) -> Result<(), AnalyzeError> {
     let stdout_busy = args.json || args.out.is_none();
     let mut summaries = Vec::new();
-    for r in &reports {
+    for r in reports {
         summaries.push(r.summary());
     }
     if let Some(path) = &args.out {
-        std::fs::write(path, &annotated).map_err(|e| AnalyzeError::Write {
+        std::fs::write(path, annotated).map_err(|e| AnalyzeError::Write {
             path: path.display().to_string(),
             reason: e.to_string(),
         })?;
     }
     if args.json {
         let doc = JsonOut {
-            engine: label.clone(),
-            games: &reports,
+            engine: label,
+            games: reports,
             errors,
         };
         // Serialising plain structs of strings and numbers cannot fail.
@@ -268,7 +294,7 @@ pub fn run(
         out(annotated.trim_end());
     }
     if let Some(base) = &args.graph {
-        for r in &reports {
+        for r in reports {
             let path = graph_path(base, r.game, reports.len());
             graph::draw(r, &path).map_err(|reason| AnalyzeError::Write {
                 path: path.display().to_string(),
@@ -284,10 +310,7 @@ pub fn run(
             out(&s);
         }
     }
-    if interrupt.stop.load(Ordering::Relaxed) {
-        info("interrupted: what was analysed so far is written");
-    }
-    Ok(all_ok)
+    Ok(())
 }
 
 /// The `analyze` command's flags.

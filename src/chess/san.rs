@@ -134,6 +134,10 @@ impl Board {
 
     /// Reads a move in SAN, accepting common variants: `0-0`, `e8Q`, `e8=Q`, missing or extra
     /// `+`/`#`, annotations (`!?`), and an omitted `x`.
+    ///
+    /// Long on purpose: it reads the text left to right (castling, piece, disambiguation,
+    /// capture, square, promotion, check marks) and then matches the legal moves, each step
+    /// with its own precise error; the steps share the partly read move.
     pub fn parse_san(&self, text: &str) -> Result<Move, SanError> {
         let san = text.trim();
         let core = san.trim_end_matches(['+', '#', '!', '?']);

@@ -152,6 +152,11 @@ struct Attacks {
     all: Bitboard,
 }
 
+/// One side's terms of the hand-crafted evaluation: material and placement, mobility, king
+/// safety, pieces, passed pawns and threats.
+///
+/// Long on purpose: the terms one after another, each a few lines, all reading the attack
+/// maps computed once at the top; split, every helper would take the same seven arguments.
 fn evaluate_side(
     board: &Board,
     us: Color,

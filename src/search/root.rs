@@ -1,195 +1,62 @@
-//! The root: iterative deepening with aspiration windows and MultiPV, and the threads of a
-//! search (Lazy SMP: helpers search the same root on their own copies and share the table).
+//! The root: iterative deepening with aspiration windows and MultiPV on one thread, and what
+//! the root decides before it (tablebase filtering) and reports after each iteration.
 
 use super::params::*;
 use super::score::Score;
-use super::score::MAX_PLY;
-use super::searcher::Searcher;
-use super::time::TimeManager;
-use super::tt::{Bound, TransTable};
-use super::types::{Limits, Report, SearchControl, SearchInfo, SearchResult};
+use super::tt::Bound;
+use super::types::{Report, SearchInfo, SearchResult, TablebaseConfig};
 use super::worker::Worker;
 use crate::chess::{Board, Game, Move};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::Ordering;
+use std::time::Duration;
 
-/// The root: iterative deepening with aspiration windows and MultiPV.
-pub(super) fn run(
-    s: &mut Searcher,
+/// Tablebases at the root: only the moves that keep the best result the tables promise (a win
+/// within the 50-move rule, else a draw) stay in `root_moves`, and each move's verdict is
+/// returned to be shown in place of its searched score; with the number of pieces at which the
+/// search itself still probes (0: never, when the root has decided the conversion).
+pub(super) fn filter_by_tablebases(
+    config: &TablebaseConfig,
     game: &Game,
-    limits: &Limits,
-    report: &mut dyn FnMut(&Report),
-) -> SearchResult {
-    let board = *game.board();
-    let start = Instant::now();
-    let mut root_moves: Vec<Move> = board.legal_moves().iter().copied().collect();
-    if !limits.searchmoves.is_empty() {
-        let filtered: Vec<Move> = root_moves
-            .iter()
-            .copied()
-            .filter(|m| limits.searchmoves.contains(m))
-            .collect();
-        if !filtered.is_empty() {
-            root_moves = filtered;
-        }
-    }
-    if root_moves.is_empty() {
-        return SearchResult {
-            best: None,
-            ponder: None,
-            score: if board.in_check() {
-                Score::mated_in(0)
-            } else {
-                Score::DRAW
-            },
-            checkmated: board.in_check(),
-            ..SearchResult::default()
-        };
-    }
-    // Tablebases at the root: only the moves that keep the best result the tables promise
-    // (a win within the 50-move rule, else a draw) are searched, and each shows its verdict.
-    let tb_start = s.tablebases.as_ref().map(|c| c.tables.hits());
+    root_moves: &mut Vec<Move>,
+) -> (Vec<(Move, Score)>, usize) {
+    let board = game.board();
     let mut tb_scores: Vec<(Move, Score)> = Vec::new();
-    let mut cardinality = 0;
-    if let Some(config) = &s.tablebases {
-        cardinality = config.tables.max_pieces().min(config.probe_limit);
-        if board.occupied().count() as usize <= cardinality {
-            let hashes = game.reversible_hashes();
-            let repeated = (1..hashes.len()).any(|i| hashes[..i].contains(&hashes[i]));
-            if let Some(ranking) = config
-                .tables
-                .rank_root_moves(&board, config.rule50, repeated)
-            {
-                let ranked: Vec<_> = ranking
-                    .moves
-                    .into_iter()
-                    .filter(|r| root_moves.contains(&r.mv))
+    let mut cardinality = config.tables.max_pieces().min(config.probe_limit);
+    if board.occupied().count() as usize <= cardinality {
+        let hashes = game.reversible_hashes();
+        let repeated = (1..hashes.len()).any(|i| hashes[..i].contains(&hashes[i]));
+        if let Some(ranking) = config
+            .tables
+            .rank_root_moves(board, config.rule50, repeated)
+        {
+            let ranked: Vec<_> = ranking
+                .moves
+                .into_iter()
+                .filter(|r| root_moves.contains(&r.mv))
+                .collect();
+            if let Some(best) = ranked.iter().map(|r| r.rank).max() {
+                root_moves.retain(|&m| ranked.iter().any(|r| r.mv == m && r.rank == best));
+                tb_scores = ranked
+                    .iter()
+                    .map(|r| (r.mv, tb_rank_score(r.rank, config.rule50)))
                     .collect();
-                if let Some(best) = ranked.iter().map(|r| r.rank).max() {
-                    root_moves.retain(|&m| ranked.iter().any(|r| r.mv == m && r.rank == best));
-                    tb_scores = ranked
-                        .iter()
-                        .map(|r| (r.mv, tb_rank_score(r.rank, config.rule50)))
-                        .collect();
-                    // With DTZ the root decides conversion; the search needs the tables only
-                    // to find a win that WDL alone cannot steer.
-                    if ranking.by_dtz || best <= 0 {
-                        cardinality = 0;
-                    }
+                // With DTZ the root decides conversion; the search needs the tables only
+                // to find a win that WDL alone cannot steer.
+                if ranking.by_dtz || best <= 0 {
+                    cardinality = 0;
                 }
             }
         }
     }
-    s.tt.new_search();
-    let time = TimeManager::new(limits, s.move_overhead_ms, start);
-    let max_depth = limits.depth.map_or(MAX_PLY as i32 - 1, |d| {
-        d.clamp(1, MAX_PLY as u32 - 1) as i32
-    });
-    let multipv = limits.multipv.clamp(1, root_moves.len());
-    let searchmoves = if limits.searchmoves.is_empty() && tb_scores.is_empty() {
-        Vec::new()
-    } else {
-        root_moves.clone()
-    };
-    let limits = Limits {
-        searchmoves,
-        ..limits.clone()
-    };
-
-    let mut path: Vec<u64> = game.reversible_hashes();
-    path.pop(); // the root itself is not "before" the root
-                // Helpers search the same tree to fill the shared table; they take no time or node limit of
-                // their own (the main thread stops them) and report nothing.
-    let helper_limits = Limits {
-        nodes: None,
-        mate: None,
-        multipv: 1,
-        ..limits.clone()
-    };
-    let Searcher {
-        tt,
-        threads,
-        control,
-        tablebases,
-        ..
-    } = s;
-    let tb = tablebases
-        .as_ref()
-        .filter(|_| cardinality > 0)
-        .map(|c| (c, cardinality));
-    let tb_hits_start = tablebases
-        .as_ref()
-        .zip(tb_start)
-        .map(|(c, h)| (&*c.tables, h));
-    // The tables' verdict replaces a searched score that is not a mate.
-    let tb_verdict = |score: Score, pv: &[Move]| -> Score {
-        match pv
-            .first()
-            .and_then(|m| tb_scores.iter().find(|(mv, _)| mv == m))
-        {
-            Some(&(_, verdict)) if !score.is_mate() => verdict,
-            _ => score,
-        }
-    };
-    let mut tb_report = |r: &Report| match r {
-        Report::Iteration(info) if !tb_scores.is_empty() => {
-            let mut info = info.clone();
-            info.score = tb_verdict(info.score, &info.pv);
-            report(&Report::Iteration(info))
-        }
-        _ => report(r),
-    };
-    let tt: &TransTable = tt;
-    let counters: Vec<AtomicU64> = (0..threads.len()).map(|_| AtomicU64::new(0)).collect();
-    let helper_control = SearchControl::default();
-    // `Searcher` always holds its main thread's data first.
-    let (main, helpers) = threads
-        .split_first_mut()
-        .expect("a searcher has a main thread");
-    let mut result = std::thread::scope(|scope| {
-        for (i, t) in helpers.iter_mut().enumerate() {
-            let (path, counters) = (path.clone(), &counters[..]);
-            let (helper_limits, helper_control, root_moves) =
-                (&helper_limits, &helper_control, &root_moves[..]);
-            // A helper the system cannot start is done without: the search stays correct with
-            // any number of them.
-            let _ = std::thread::Builder::new().spawn_scoped(scope, move || {
-                let mut silent = |_: &Report| {};
-                let mut w = Worker::new(t, tt, helper_control, counters, i + 1, &mut silent);
-                w.tb = tb;
-                w.begin(helper_limits, TimeManager::unlimited(start), path, &board);
-                iterate(&mut w, &board, root_moves, 1, max_depth);
-            });
-        }
-        let mut w = Worker::new(main, tt, control, &counters, 0, &mut tb_report);
-        w.tb = tb;
-        w.tb_hits_start = tb_hits_start;
-        w.begin(&limits, time, path, &board);
-        let result = iterate(&mut w, &board, &root_moves, multipv, max_depth);
-        helper_control.stop();
-        result
-    });
-    result.thread_nodes = counters.iter().map(|c| c.load(Ordering::Relaxed)).collect();
-    result.nodes = result.thread_nodes.iter().sum();
-    result.score = tb_verdict(result.score, &result.pv);
-    for (score, pv) in &mut result.lines {
-        *score = tb_verdict(*score, pv);
-    }
-    if result.ponder.is_none() {
-        if let Some(best) = result.best {
-            let after = board.make_move(best);
-            result.ponder = tt
-                .probe(after.hash(), 1)
-                .map(|h| h.mv)
-                .filter(|&m| m != Move::NULL && after.is_legal(m));
-        }
-    }
-    result
+    (tb_scores, cardinality)
 }
 
 /// Iterative deepening on one thread, with aspiration windows and MultiPV; returns what this
 /// thread would play.
-fn iterate(
+///
+/// Slightly long: the aspiration loop, the MultiPV lines and the stopping rules share the
+/// iteration's state (window, scores of the lines, the result so far).
+pub(super) fn iterate(
     w: &mut Worker<'_>,
     board: &Board,
     root_moves: &[Move],

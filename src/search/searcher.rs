@@ -1,11 +1,18 @@
 //! `Searcher`: the engine's thinking state kept between moves (the transposition table, one
 //! `ThreadData` per Lazy SMP thread, the stop flags) and the entry point of every search.
 
+use super::root::{filter_by_tablebases, iterate};
+use super::score::{Score, MAX_PLY};
+use super::time::TimeManager;
+use super::tt::TransTable;
 use super::types::{Limits, Report, SearchControl, SearchResult, TablebaseConfig, MAX_THREADS};
 use super::worker::ThreadData;
-use super::{root, skill, tt};
-use crate::chess::Game;
+use super::worker::Worker;
+use super::{skill, tt};
+use crate::chess::{Game, Move};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 
 /// Why the transposition table could not be resized.
 #[derive(Debug, thiserror::Error)]
@@ -140,11 +147,158 @@ impl Searcher {
         match limits.skill.filter(|&l| l < f64::from(skill::MAX_LEVEL)) {
             Some(level) => {
                 let weakened = skill::limits(limits, level);
-                let mut result = root::run(self, game, &weakened, report);
+                let mut result = run(self, game, &weakened, report);
                 skill::choose(&mut result, level, limits.random);
                 result
             }
-            None => root::run(self, game, limits, report),
+            None => run(self, game, limits, report),
         }
     }
+}
+
+/// One search: the root moves (less what `searchmoves` and the tablebases rule out), then
+/// the main thread and its Lazy SMP helpers, which search the same root on their own data and
+/// share the table; the main thread keeps the time and reports.
+fn run(
+    s: &mut Searcher,
+    game: &Game,
+    limits: &Limits,
+    report: &mut dyn FnMut(&Report),
+) -> SearchResult {
+    let board = *game.board();
+    let start = Instant::now();
+    let mut root_moves: Vec<Move> = board.legal_moves().iter().copied().collect();
+    if !limits.searchmoves.is_empty() {
+        let filtered: Vec<Move> = root_moves
+            .iter()
+            .copied()
+            .filter(|m| limits.searchmoves.contains(m))
+            .collect();
+        if !filtered.is_empty() {
+            root_moves = filtered;
+        }
+    }
+    if root_moves.is_empty() {
+        return SearchResult {
+            best: None,
+            ponder: None,
+            score: if board.in_check() {
+                Score::mated_in(0)
+            } else {
+                Score::DRAW
+            },
+            checkmated: board.in_check(),
+            ..SearchResult::default()
+        };
+    }
+    let tb_start = s.tablebases.as_ref().map(|c| c.tables.hits());
+    let (tb_scores, cardinality) = match &s.tablebases {
+        Some(config) => filter_by_tablebases(config, game, &mut root_moves),
+        None => (Vec::new(), 0),
+    };
+    s.tt.new_search();
+    let time = TimeManager::new(limits, s.move_overhead_ms, start);
+    let max_depth = limits.depth.map_or(MAX_PLY as i32 - 1, |d| {
+        d.clamp(1, MAX_PLY as u32 - 1) as i32
+    });
+    let multipv = limits.multipv.clamp(1, root_moves.len());
+    let searchmoves = if limits.searchmoves.is_empty() && tb_scores.is_empty() {
+        Vec::new()
+    } else {
+        root_moves.clone()
+    };
+    let limits = Limits {
+        searchmoves,
+        ..limits.clone()
+    };
+
+    let mut path: Vec<u64> = game.reversible_hashes();
+    path.pop(); // the root itself is not "before" the root
+                // Helpers search the same tree to fill the shared table; they take no time or node limit of
+                // their own (the main thread stops them) and report nothing.
+    let helper_limits = Limits {
+        nodes: None,
+        mate: None,
+        multipv: 1,
+        ..limits.clone()
+    };
+    let Searcher {
+        tt,
+        threads,
+        control,
+        tablebases,
+        ..
+    } = s;
+    let tb = tablebases
+        .as_ref()
+        .filter(|_| cardinality > 0)
+        .map(|c| (c, cardinality));
+    let tb_hits_start = tablebases
+        .as_ref()
+        .zip(tb_start)
+        .map(|(c, h)| (&*c.tables, h));
+    // The tables' verdict replaces a searched score that is not a mate.
+    let tb_verdict = |score: Score, pv: &[Move]| -> Score {
+        match pv
+            .first()
+            .and_then(|m| tb_scores.iter().find(|(mv, _)| mv == m))
+        {
+            Some(&(_, verdict)) if !score.is_mate() => verdict,
+            _ => score,
+        }
+    };
+    let mut tb_report = |r: &Report| match r {
+        Report::Iteration(info) if !tb_scores.is_empty() => {
+            let mut info = info.clone();
+            info.score = tb_verdict(info.score, &info.pv);
+            report(&Report::Iteration(info))
+        }
+        _ => report(r),
+    };
+    let tt: &TransTable = tt;
+    let counters: Vec<AtomicU64> = (0..threads.len()).map(|_| AtomicU64::new(0)).collect();
+    let helper_control = SearchControl::default();
+    // `Searcher` always holds its main thread's data first.
+    let (main, helpers) = threads
+        .split_first_mut()
+        .expect("a searcher has a main thread");
+    let mut result = std::thread::scope(|scope| {
+        for (i, t) in helpers.iter_mut().enumerate() {
+            let (path, counters) = (path.clone(), &counters[..]);
+            let (helper_limits, helper_control, root_moves) =
+                (&helper_limits, &helper_control, &root_moves[..]);
+            // A helper the system cannot start is done without: the search stays correct with
+            // any number of them.
+            let _ = std::thread::Builder::new().spawn_scoped(scope, move || {
+                let mut silent = |_: &Report| {};
+                let mut w = Worker::new(t, tt, helper_control, counters, i + 1, &mut silent);
+                w.tb = tb;
+                w.begin(helper_limits, TimeManager::unlimited(start), path, &board);
+                iterate(&mut w, &board, root_moves, 1, max_depth);
+            });
+        }
+        let mut w = Worker::new(main, tt, control, &counters, 0, &mut tb_report);
+        w.tb = tb;
+        w.tb_hits_start = tb_hits_start;
+        w.begin(&limits, time, path, &board);
+        let result = iterate(&mut w, &board, &root_moves, multipv, max_depth);
+        helper_control.stop();
+        result
+    });
+    result.thread_nodes = counters.iter().map(|c| c.load(Ordering::Relaxed)).collect();
+    result.nodes = result.thread_nodes.iter().sum();
+    result.score = tb_verdict(result.score, &result.pv);
+    for (score, pv) in &mut result.lines {
+        *score = tb_verdict(*score, pv);
+    }
+    if result.ponder.is_none() {
+        if let Some(best) = result.best {
+            let after = board.make_move(best);
+            result.ponder = tt
+                .probe(after.hash(), 1)
+                .map(|h| h.mv)
+                .filter(|&m| m != Move::NULL && after.is_legal(m));
+        }
+    }
+    result
 }

@@ -184,6 +184,9 @@ impl Engine {
     }
 
     /// Handles one input line; returns false on `quit`.
+    ///
+    /// Slightly long: one arm per UCI command, none of them longer than about twenty lines
+    /// (`setoption` is a method of its own).
     pub fn handle(&mut self, line: &str) -> bool {
         let cmd = match parse(line) {
             Ok(c) => c,
@@ -347,44 +350,10 @@ impl Engine {
                 Ok(())
             }
             (Id::Threads, Value::Number(v)) => {
-                let mut n = v as usize;
-                // More threads than the machine runs at once starve the main thread, which
-                // keeps the time: 1024 threads on 2 cores took 52 s over a 1 s movetime.
-                if let Ok(hw) = std::thread::available_parallelism() {
-                    if n > hw.get() {
-                        send(&format!(
-                            "info string Threads {n} is more than the {hw} this machine runs at once; using {hw}"
-                        ));
-                        n = hw.get();
-                    }
-                }
-                if let Ok(mut s) = self.searcher.lock() {
-                    s.set_threads(n);
-                }
+                self.set_threads(v as usize);
                 Ok(())
             }
-            (Id::EvalFile, Value::Text(path)) => {
-                let loaded = if path.is_empty() || path == "<embedded>" {
-                    Ok(crate::eval::nnue::default_net())
-                } else {
-                    crate::eval::nnue::Network::load(&path)
-                        .map(Arc::new)
-                        .map_err(|e| {
-                            format!("EvalFile {path} not loaded: {e}; the previous net stays")
-                        })
-                };
-                loaded.map(|net| {
-                    let shape = net.describe();
-                    self.options.net = net;
-                    if self.options.use_nnue {
-                        if let Ok(mut s) = self.searcher.lock() {
-                            s.set_net(Some(self.options.net.clone()));
-                        }
-                    }
-                    let shown = if path.is_empty() { "<embedded>" } else { &path };
-                    send(&format!("info string EvalFile {shown} loaded ({shape})"));
-                })
-            }
+            (Id::EvalFile, Value::Text(path)) => self.set_eval_file(&path),
             (Id::UseNnue, Value::Flag(on)) => {
                 self.options.use_nnue = on;
                 if let Ok(mut s) = self.searcher.lock() {
@@ -434,32 +403,7 @@ impl Engine {
                 self.options.book_best = on;
                 Ok(())
             }
-            (Id::SyzygyPath, Value::Text(path)) => {
-                let result = if path.is_empty() || path == "<empty>" {
-                    self.options.tables = None;
-                    Ok(())
-                } else {
-                    match crate::syzygy::Tablebases::open(&path) {
-                        Ok((tables, warnings)) => {
-                            for w in warnings {
-                                send(&format!("info string {w}"));
-                            }
-                            send(&format!(
-                                "info string SyzygyPath {path}: {} tables found, up to {} pieces",
-                                tables.len(),
-                                tables.max_pieces()
-                            ));
-                            self.options.tables = (!tables.is_empty()).then(|| Arc::new(tables));
-                            Ok(())
-                        }
-                        Err(e) => {
-                            self.options.tables = None;
-                            Err(format!("SyzygyPath not used: {e}"))
-                        }
-                    }
-                };
-                result.map(|()| self.apply_tablebases())
-            }
+            (Id::SyzygyPath, Value::Text(path)) => self.set_syzygy_path(&path),
             (Id::SyzygyProbeDepth, Value::Number(v)) => {
                 self.options.tb_probe_depth = v as i32;
                 self.apply_tablebases();
@@ -475,24 +419,7 @@ impl Engine {
                 self.apply_tablebases();
                 Ok(())
             }
-            (Id::BookFile, Value::Text(path)) => {
-                if path.is_empty() || path == "<empty>" {
-                    self.options.book = None;
-                    Ok(())
-                } else {
-                    match crate::chess::polyglot::Book::load(&path) {
-                        Ok(b) => {
-                            send(&format!(
-                                "info string BookFile {path} loaded ({} entries)",
-                                b.len()
-                            ));
-                            self.options.book = Some(b);
-                            Ok(())
-                        }
-                        Err(e) => Err(format!("BookFile not loaded: {e}; the book in use stays")),
-                    }
-                }
-            }
+            (Id::BookFile, Value::Text(path)) => self.set_book_file(&path),
             (id, value) => {
                 // `read` returns the value of the option's own type, which the arms above take.
                 debug_assert!(false, "{id:?} read as {value:?}");
@@ -501,6 +428,94 @@ impl Engine {
         };
         if let Err(e) = result {
             send(&format!("info string {e}"));
+        }
+    }
+
+    /// `Threads`: at most what the machine runs at once. More threads than that starve the
+    /// main thread, which keeps the time: 1024 threads on 2 cores took 52 s over a 1 s movetime.
+    fn set_threads(&mut self, mut n: usize) {
+        if let Ok(hw) = std::thread::available_parallelism() {
+            if n > hw.get() {
+                send(&format!(
+                    "info string Threads {n} is more than the {hw} this machine runs at once; using {hw}"
+                ));
+                n = hw.get();
+            }
+        }
+        if let Ok(mut s) = self.searcher.lock() {
+            s.set_threads(n);
+        }
+    }
+
+    /// `EvalFile`: the embedded net for an empty value or `<embedded>`; a file that cannot be
+    /// loaded leaves the net in use.
+    fn set_eval_file(&mut self, path: &str) -> Result<(), String> {
+        let loaded = if path.is_empty() || path == "<embedded>" {
+            Ok(crate::eval::nnue::default_net())
+        } else {
+            crate::eval::nnue::Network::load(path)
+                .map(Arc::new)
+                .map_err(|e| format!("EvalFile {path} not loaded: {e}; the previous net stays"))
+        };
+        loaded.map(|net| {
+            let shape = net.describe();
+            self.options.net = net;
+            if self.options.use_nnue {
+                if let Ok(mut s) = self.searcher.lock() {
+                    s.set_net(Some(self.options.net.clone()));
+                }
+            }
+            let shown = if path.is_empty() { "<embedded>" } else { path };
+            send(&format!("info string EvalFile {shown} loaded ({shape})"));
+        })
+    }
+
+    /// `SyzygyPath`: no tables for an empty value or `<empty>`; the tables found are said.
+    fn set_syzygy_path(&mut self, path: &str) -> Result<(), String> {
+        let result = if path.is_empty() || path == "<empty>" {
+            self.options.tables = None;
+            Ok(())
+        } else {
+            match crate::syzygy::Tablebases::open(path) {
+                Ok((tables, warnings)) => {
+                    for w in warnings {
+                        send(&format!("info string {w}"));
+                    }
+                    send(&format!(
+                        "info string SyzygyPath {path}: {} tables found, up to {} pieces",
+                        tables.len(),
+                        tables.max_pieces()
+                    ));
+                    self.options.tables = (!tables.is_empty()).then(|| Arc::new(tables));
+                    Ok(())
+                }
+                Err(e) => {
+                    self.options.tables = None;
+                    Err(format!("SyzygyPath not used: {e}"))
+                }
+            }
+        };
+        result.map(|()| self.apply_tablebases())
+    }
+
+    /// `BookFile`: no book for an empty value or `<empty>`; a file that cannot be read leaves
+    /// the book in use.
+    fn set_book_file(&mut self, path: &str) -> Result<(), String> {
+        if path.is_empty() || path == "<empty>" {
+            self.options.book = None;
+            Ok(())
+        } else {
+            match crate::chess::polyglot::Book::load(path) {
+                Ok(b) => {
+                    send(&format!(
+                        "info string BookFile {path} loaded ({} entries)",
+                        b.len()
+                    ));
+                    self.options.book = Some(b);
+                    Ok(())
+                }
+                Err(e) => Err(format!("BookFile not loaded: {e}; the book in use stays")),
+            }
         }
     }
 

@@ -28,6 +28,10 @@ pub(super) struct Token {
 }
 
 /// Splits the text into tokens with their positions. Never fails: bad input becomes `Tok::Bad`.
+///
+/// Long on purpose: a single scanner over the characters, one arm per token kind (strings,
+/// brace and rest-of-line comments, escapes, move numbers, results, symbols), sharing the
+/// position it keeps; the helpers below hold what needs no position.
 pub(super) fn lex(text: &str) -> Vec<Token> {
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();

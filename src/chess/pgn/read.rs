@@ -55,6 +55,12 @@ fn skip_game(toks: &[Token], mut i: usize) -> usize {
     i
 }
 
+/// Reads the game whose tokens start at `start` (game number `game`); returns it or the error
+/// that stopped it, and where the next game's tokens start.
+///
+/// Long on purpose: one pass over the tokens with a match on each kind (tags, move numbers,
+/// moves, comments, NAGs, variations opening and closing, the result), all updating the same
+/// stack of lines being read; split, each arm would need the whole stack passed to it.
 fn read_game(toks: &[Token], start: usize, game: usize) -> (Result<PgnGame, PgnError>, usize) {
     let err = |t: &Token, kind: PgnErrorKind| PgnError {
         game,

@@ -1,7 +1,7 @@
 //! Forward and backward passes over a batch, split over threads: the gradient and the loss.
 
-use super::model::{sigmoid, FloatNet};
-use super::packed::Packed;
+use super::model::FloatNet;
+use super::packed::{sigmoid, Packed};
 use crate::eval::nnue::output_bucket;
 
 /// Per-thread scratch: gradients and activations.

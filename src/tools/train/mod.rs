@@ -92,38 +92,12 @@ pub fn load_data(
     Ok(all)
 }
 
-/// The result of a run.
-#[derive(Clone, Debug)]
-pub struct TrainSummary {
-    /// The trained net (floating point).
-    pub net: FloatNet,
-    /// Validation loss after each epoch run by this call.
-    pub validation: Vec<f64>,
-    /// Training positions per second (all threads).
-    pub positions_per_s: f64,
-}
-
-/// Trains on `data` (already loaded); writes the net and checkpoint after every epoch.
-pub fn train(
+/// The training and validation sets: a validation set held out by the seed (shuffle once,
+/// take the tail), then the training positions' mirror images if asked for.
+fn split_data(
     args: &TrainArgs,
     mut data: Vec<Packed>,
-    out: &mut dyn FnMut(&str),
-    progress: &dyn Progress,
-) -> Result<TrainSummary, TrainError> {
-    if let Some(why) = shape_problem(args.hidden, args.buckets) {
-        return Err(TrainError::Shape {
-            hidden: args.hidden,
-            buckets: args.buckets,
-            why,
-        });
-    }
-    if args.batch == 0 || args.epochs == 0 {
-        return Err(TrainError::Zero);
-    }
-    if !(0.0..=1.0).contains(&args.wdl) {
-        return Err(TrainError::Wdl(args.wdl));
-    }
-    // Hold out a validation set chosen by the seed: shuffle once, take the tail.
+) -> Result<(Vec<Packed>, Vec<Packed>), TrainError> {
     let mut rng = SplitMix::new(args.seed ^ 0x5EED_DA7A);
     shuffle(&mut data, &mut rng);
     let n_val = (data.len() as f64 * args.validation).floor() as usize;
@@ -145,7 +119,16 @@ pub fn train(
             batch: args.batch,
         });
     }
-    let (mut net, mut adam, done) = match &args.resume {
+    Ok((data, val))
+}
+
+/// A new net and optimiser, or the checkpoint's when resuming (refused when it belongs to
+/// another run's shape, inputs or seed); and the epochs already done.
+fn start_or_resume(
+    args: &TrainArgs,
+    out: &mut dyn FnMut(&str),
+) -> Result<(FloatNet, Adam, usize), TrainError> {
+    Ok(match &args.resume {
         Some(path) => {
             let (net, adam, done, seed) = load_checkpoint(path)?;
             let mismatch = |what: String| TrainError::Resume {
@@ -190,7 +173,42 @@ pub fn train(
             Adam::new(args.hidden, args.buckets),
             0,
         ),
-    };
+    })
+}
+
+/// The result of a run.
+#[derive(Clone, Debug)]
+pub struct TrainSummary {
+    /// The trained net (floating point).
+    pub net: FloatNet,
+    /// Validation loss after each epoch run by this call.
+    pub validation: Vec<f64>,
+    /// Training positions per second (all threads).
+    pub positions_per_s: f64,
+}
+
+/// Trains on `data` (already loaded); writes the net and checkpoint after every epoch.
+pub fn train(
+    args: &TrainArgs,
+    data: Vec<Packed>,
+    out: &mut dyn FnMut(&str),
+    progress: &dyn Progress,
+) -> Result<TrainSummary, TrainError> {
+    if let Some(why) = shape_problem(args.hidden, args.buckets) {
+        return Err(TrainError::Shape {
+            hidden: args.hidden,
+            buckets: args.buckets,
+            why,
+        });
+    }
+    if args.batch == 0 || args.epochs == 0 {
+        return Err(TrainError::Zero);
+    }
+    if !(0.0..=1.0).contains(&args.wdl) {
+        return Err(TrainError::Wdl(args.wdl));
+    }
+    let (data, val) = split_data(args, data)?;
+    let (mut net, mut adam, done) = start_or_resume(args, out)?;
     let threads = args.threads.clamp(1, 256);
     let mut scratch: Vec<Scratch> = (0..threads)
         .map(|_| Scratch::new(args.hidden, args.buckets))

@@ -10,11 +10,6 @@ use crate::tools::data::Sample;
 /// products (|w·QB| ≤ 127) and 32 feature weights plus a bias cannot overflow an i16 accumulator.
 pub const WEIGHT_CLIP: f32 = 1.98;
 
-#[inline]
-pub(super) fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
-}
-
 /// The network in floating point, as trained.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {

@@ -1,6 +1,5 @@
 //! Training positions packed into 32 bytes, and the network's input features read from them.
 
-use super::model::sigmoid;
 use crate::chess::{Color, Square};
 use crate::eval::nnue::king_mirrors;
 use crate::tools::data::Sample;
@@ -132,4 +131,10 @@ impl Packed {
     pub fn target(&self, wdl: f32) -> f32 {
         wdl * (self.result as f32 / 2.0) + (1.0 - wdl) * sigmoid(self.score as f32 / 400.0)
     }
+}
+
+/// The logistic function: a score (centipawns / 400) as an expected result in 0..1.
+#[inline]
+pub(super) fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
 }
