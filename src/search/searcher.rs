@@ -159,6 +159,10 @@ impl Searcher {
 /// One search: the root moves (less what `searchmoves` and the tablebases rule out), then
 /// the main thread and its Lazy SMP helpers, which search the same root on their own data and
 /// share the table; the main thread keeps the time and reports.
+///
+/// Slightly long: the threads are started in one scope that borrows the searcher's parts (the
+/// table, each thread's data, the tablebases) for the search's length, and the tablebase
+/// verdicts that wrap the reports are closures over the same borrows.
 fn run(
     s: &mut Searcher,
     game: &Game,
@@ -167,21 +171,9 @@ fn run(
 ) -> SearchResult {
     let board = *game.board();
     let start = Instant::now();
-    let mut root_moves: Vec<Move> = board.legal_moves().iter().copied().collect();
-    if !limits.searchmoves.is_empty() {
-        let filtered: Vec<Move> = root_moves
-            .iter()
-            .copied()
-            .filter(|m| limits.searchmoves.contains(m))
-            .collect();
-        if !filtered.is_empty() {
-            root_moves = filtered;
-        }
-    }
+    let mut root_moves = root_moves(&board, limits);
     if root_moves.is_empty() {
         return SearchResult {
-            best: None,
-            ponder: None,
             score: if board.in_check() {
                 Score::mated_in(0)
             } else {
@@ -301,4 +293,23 @@ fn run(
         }
     }
     result
+}
+
+/// The legal moves of the root, or those of them that `searchmoves` names (all of them when it
+/// names none that is legal).
+fn root_moves(board: &crate::chess::Board, limits: &Limits) -> Vec<Move> {
+    let all: Vec<Move> = board.legal_moves().iter().copied().collect();
+    if limits.searchmoves.is_empty() {
+        return all;
+    }
+    let filtered: Vec<Move> = all
+        .iter()
+        .copied()
+        .filter(|m| limits.searchmoves.contains(m))
+        .collect();
+    if filtered.is_empty() {
+        all
+    } else {
+        filtered
+    }
 }
