@@ -552,3 +552,211 @@ async fn work_for_a_client_that_left_is_cancelled() {
         .await;
     assert_eq!(s, StatusCode::OK, "the game is not left busy: {g}");
 }
+
+#[tokio::test]
+async fn a_flag_fall_ends_the_game_on_the_server_with_the_reason_in_the_pgn() {
+    let app = App::new();
+    let (status, g) = app
+        .post(
+            "/api/games",
+            json!({"human": "white", "elo": 1300, "time_control": "180+2"}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{g}");
+    assert_eq!(
+        (g["white"].as_str(), g["black"].as_str()),
+        (Some("You"), Some("Fianchetto (1300)"))
+    );
+    let id = g["id"].as_u64().unwrap();
+    let (status, _) = app
+        .post(&format!("/api/games/{id}/move"), json!({"move": "e4"}))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    // Only the side to move can run out of time, and only a side that exists.
+    let (status, text) = app
+        .post_raw(&format!("/api/games/{id}/flag"), r#"{"loser": "white"}"#)
+        .await;
+    assert_error(status, &text, 400, "only the side to move");
+    let (status, text) = app
+        .post_raw(&format!("/api/games/{id}/flag"), r#"{"loser": "green"}"#)
+        .await;
+    assert_error(status, &text, 400, "white or black");
+    let (status, view) = app
+        .post(&format!("/api/games/{id}/flag"), json!({"loser": "black"}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["status"], "Black loses on time");
+    assert_eq!(view["result"], "1-0");
+    assert!(view["legal"].as_array().unwrap().is_empty());
+    // Over: no move, no engine move, no take-back, no second flag.
+    let (status, text) = app
+        .post_raw(&format!("/api/games/{id}/move"), r#"{"move": "e5"}"#)
+        .await;
+    assert_error(status, &text, 400, "the game is over");
+    let (status, text) = app
+        .post_raw(&format!("/api/games/{id}/bot"), r#"{"movetime": 50}"#)
+        .await;
+    assert_error(status, &text, 400, "the game is over");
+    let (status, text) = app.post_raw(&format!("/api/games/{id}/undo"), "{}").await;
+    assert_error(status, &text, 400, "the game is over");
+    let (status, text) = app
+        .post_raw(&format!("/api/games/{id}/flag"), r#"{"loser": "black"}"#)
+        .await;
+    assert_error(status, &text, 409, "the game is over");
+    let (status, pgn) = app.get(&format!("/api/games/{id}/pgn")).await;
+    assert_eq!(status, StatusCode::OK);
+    for tag in [
+        r#"[White "You"]"#,
+        r#"[Black "Fianchetto (1300)"]"#,
+        r#"[Result "1-0"]"#,
+        r#"[TimeControl "180+2"]"#,
+        r#"[Termination "time forfeit"]"#,
+    ] {
+        assert!(pgn.contains(tag), "{tag} missing:\n{pgn}");
+    }
+    assert!(pgn.trim_end().ends_with("1-0"), "{pgn}");
+}
+
+#[tokio::test]
+async fn a_flag_against_a_side_that_cannot_be_mated_is_a_draw_and_clocks_are_checked() {
+    let app = App::new();
+    // White, to move, has a king and a rook; Black has a lone king: White's flag falls, and
+    // Black cannot mate by any series of moves (FIDE 6.9).
+    let (_, g) = app
+        .post(
+            "/api/games",
+            json!({"fen": "4k3/8/8/8/8/8/8/R3K3 w - - 0 1", "time_control": "60+0"}),
+        )
+        .await;
+    let id = g["id"].as_u64().unwrap();
+    let (status, view) = app
+        .post(&format!("/api/games/{id}/flag"), json!({"loser": "white"}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["result"], "1/2-1/2");
+    assert!(
+        view["status"].as_str().unwrap().contains("cannot mate"),
+        "{view}"
+    );
+    // A game without a clock has no flag; bad clocks and sides are refused by name.
+    let (_, g) = app.post("/api/games", json!({})).await;
+    let id = g["id"].as_u64().unwrap();
+    let (status, text) = app
+        .post_raw(&format!("/api/games/{id}/flag"), r#"{"loser": "white"}"#)
+        .await;
+    assert_error(status, &text, 400, "no clock");
+    for (body, needle) in [
+        (r#"{"time_control": "10 minutes"}"#, "SECONDS+INCREMENT"),
+        (r#"{"time_control": "0+5"}"#, "SECONDS+INCREMENT"),
+        (r#"{"time_control": "600+999"}"#, "SECONDS+INCREMENT"),
+        (r#"{"human": "purple"}"#, "white or black"),
+        (r#"{"elo": 99999}"#, "out of range"),
+    ] {
+        let (status, text) = app.post_raw("/api/games", body).await;
+        assert_error(status, &text, 400, needle);
+    }
+}
+
+#[tokio::test]
+async fn a_pgn_of_several_games_lists_them_and_reads_the_one_asked_for() {
+    let app = App::new();
+    let pgn = "[White \"A\"]\n[Black \"B\"]\n[Date \"2024.01.02\"]\n\n1. e4 e5 1-0\n\n\
+               [White \"C\"]\n[Black \"D\"]\n\n1. d4 d5 2. c4 0-1\n\n\
+               [White \"E\"]\n[Black \"F\"]\n\n1. e4 Ke7?? Kd5 *\n";
+    let (status, first) = app.post("/api/pgn", json!({"pgn": pgn})).await;
+    assert_eq!(status, StatusCode::OK, "{first}");
+    assert_eq!(first["game_count"], 3);
+    assert_eq!(first["game"], 1);
+    assert_eq!(first["moves"], json!(["e4", "e5"]));
+    let games = first["games"].as_array().unwrap();
+    assert_eq!(games.len(), 3);
+    assert_eq!(
+        (games[0]["white"].as_str(), games[0]["date"].as_str()),
+        (Some("A"), Some("2024.01.02"))
+    );
+    assert_eq!(games[1]["result"], "0-1");
+    assert!(games[2]["error"].as_str().is_some(), "{}", games[2]);
+    let (status, second) = app.post("/api/pgn", json!({"pgn": pgn, "game": 2})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(second["moves"], json!(["d4", "d5", "c4"]));
+    for n in [0, 4] {
+        let (status, text) = app
+            .post_raw("/api/pgn", &json!({"pgn": pgn, "game": n}).to_string())
+            .await;
+        assert_error(status, &text, 400, "the PGN has 3 games");
+    }
+    let (status, text) = app
+        .post_raw("/api/pgn", &json!({"pgn": pgn, "game": 3}).to_string())
+        .await;
+    assert_error(status, &text, 400, "bad PGN");
+}
+
+#[tokio::test]
+async fn resigning_aborting_and_draw_offers_end_the_game_as_the_players_decide() {
+    let app = App::new();
+    // Resign: the person (Black here) loses, the PGN says so.
+    let (_, g) = app.post("/api/games", json!({"human": "black"})).await;
+    let id = g["id"].as_u64().unwrap();
+    let (status, view) = app
+        .post(&format!("/api/games/{id}/resign"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(
+        (view["status"].as_str(), view["result"].as_str()),
+        (Some("Black resigns"), Some("1-0"))
+    );
+    let (_, pgn) = app.get(&format!("/api/games/{id}/pgn")).await;
+    assert!(
+        pgn.contains(r#"[Termination "normal"]"#) && pgn.contains(r#"[Result "1-0"]"#),
+        "{pgn}"
+    );
+    let (status, text) = app.post_raw(&format!("/api/games/{id}/resign"), "{}").await;
+    assert_error(status, &text, 409, "the game is over");
+
+    // Abort: only before each side has moved once; no result.
+    let (_, g) = app.post("/api/games", json!({})).await;
+    let id = g["id"].as_u64().unwrap();
+    app.post(&format!("/api/games/{id}/move"), json!({"move": "e4"}))
+        .await;
+    let (status, view) = app.post(&format!("/api/games/{id}/abort"), json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(
+        (view["status"].as_str(), view["result"].as_str()),
+        (Some("Game aborted"), Some("*"))
+    );
+    let (_, pgn) = app.get(&format!("/api/games/{id}/pgn")).await;
+    assert!(pgn.contains(r#"[Termination "abandoned"]"#), "{pgn}");
+    let (_, g) = app.post("/api/games", json!({})).await;
+    let id = g["id"].as_u64().unwrap();
+    for m in ["e4", "e5"] {
+        app.post(&format!("/api/games/{id}/move"), json!({"move": m}))
+            .await;
+    }
+    let (status, text) = app.post_raw(&format!("/api/games/{id}/abort"), "{}").await;
+    assert_error(status, &text, 400, "resign instead");
+
+    // A draw offer in a level opening is declined (play on); the engine, a queen and a rook
+    // down, takes one at once.
+    let (status, view) = app.post(&format!("/api/games/{id}/draw"), json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["accepted"], false);
+    assert!(view["status"].is_null(), "{view}");
+    let (_, g) = app
+        .post(
+            "/api/games",
+            json!({"fen": "k7/8/8/8/8/8/8/1Q4RK w - - 0 1"}),
+        )
+        .await;
+    let id = g["id"].as_u64().unwrap();
+    let (status, view) = app.post(&format!("/api/games/{id}/draw"), json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["accepted"], true);
+    assert_eq!(
+        (view["status"].as_str(), view["result"].as_str()),
+        (Some("Draw agreed"), Some("1/2-1/2"))
+    );
+    let (status, text) = app.post_raw(&format!("/api/games/{id}/draw"), "{}").await;
+    assert_error(status, &text, 409, "the game is over");
+    let (status, text) = app.post_raw("/api/games/999999/resign", "{}").await;
+    assert_error(status, &text, 404, "no game");
+}

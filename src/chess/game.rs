@@ -61,6 +61,17 @@ impl fmt::Display for Outcome {
     }
 }
 
+/// Whether `color` has mating material left (for a flag fall: without it the game is drawn).
+/// A lone king, or king and one minor piece, cannot mate by any series of legal moves.
+pub fn can_mate(board: &Board, color: Color) -> bool {
+    use PieceKind::{Bishop, Knight, Pawn, Queen, Rook};
+    let heavy = [Pawn, Rook, Queen]
+        .iter()
+        .any(|&k| board.pieces_of(color, k).any());
+    let minors = board.pieces_of(color, Knight).count() + board.pieces_of(color, Bishop).count();
+    heavy || minors >= 2
+}
+
 /// Whether neither side has mating material: K v K, K+minor v K, or only bishops on one colour.
 pub fn insufficient_material(board: &Board) -> bool {
     let heavy = board.pieces(PieceKind::Pawn)

@@ -68,6 +68,35 @@ pub fn rated_limits(elo: u32, clock: Option<super::types::Clock>, random: u64) -
     }
 }
 
+// The bot as an opponent, beyond its strength: hints and draw offers, the same in the
+// terminal game and the browser.
+
+/// Nodes for a hint and for judging a draw offer: a full-strength search with a fixed budget
+/// and a fresh hash, so the same position always gets the same answer (about 0.3 s here).
+pub const HINT_NODES: u64 = 300_000;
+
+/// The limits of a hint or a draw-offer judgement (see `HINT_NODES`).
+pub fn hint_limits() -> Limits {
+    Limits {
+        nodes: Some(HINT_NODES),
+        multipv: 1,
+        ..Limits::default()
+    }
+}
+
+/// The bot takes a draw when its own full-strength evaluation (side to move's view after
+/// `plies` half-moves) says it is worse by half a pawn, or the game is level after move 30. A
+/// level position earlier is played on: a person offering a draw at move 5 gets a game.
+pub fn accepts_draw(bot_view: Score, plies: usize) -> bool {
+    const WORSE_CP: i32 = -50;
+    const LEVEL_CP: i32 = 15;
+    const LEVEL_AFTER_PLIES: usize = 60;
+    if bot_view.is_mate() {
+        return bot_view.0 < 0;
+    }
+    bot_view.0 <= WORSE_CP || (bot_view.0.abs() <= LEVEL_CP && plies >= LEVEL_AFTER_PLIES)
+}
+
 /// How many moves a weakened search considers.
 pub const LINES: usize = 4;
 /// Nodes a move at level 0; each two levels double it (level 19: about 2.9 million).

@@ -1,8 +1,8 @@
 //! The bot's thinking on its own thread, so that the full-screen game keeps drawing, running
 //! the clocks and reading keys while it searches.
 
-use super::game::hint_limits;
 use crate::chess::{Game, Move};
+use crate::search::skill::hint_limits;
 use crate::search::{Limits, Report, Score, SearchControl, SearchResult, Searcher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
@@ -30,7 +30,7 @@ pub enum Job {
         /// The bot's limits (its strength, its clock).
         limits: Limits,
     },
-    /// A full-strength search with a fixed budget and a fresh hash (`game::hint_limits`).
+    /// A full-strength search with a fixed budget and a fresh hash (`skill::hint_limits`).
     Judge {
         /// The job's number.
         id: u64,

@@ -2,7 +2,7 @@
 //! settings, how a game ended, and the saved game (PGN with our tags) that `--resume` reads back.
 
 use crate::chess::{Color, Game, Outcome};
-use crate::search::{skill, Clock, Limits, Score};
+use crate::search::{skill, Clock, Limits};
 use std::path::{Path, PathBuf};
 
 /// Who plays which side.
@@ -281,43 +281,6 @@ impl Ending {
             _ => None,
         }
     }
-}
-
-/// Whether `color` has mating material left (for a flag fall: without it the game is drawn).
-/// A lone king, or king and one minor piece, cannot mate by any series of legal moves.
-pub fn can_mate(board: &crate::chess::Board, color: Color) -> bool {
-    use crate::chess::PieceKind::{Bishop, Knight, Pawn, Queen, Rook};
-    let heavy = [Pawn, Rook, Queen]
-        .iter()
-        .any(|&k| board.pieces_of(color, k).any());
-    let minors = board.pieces_of(color, Knight).count() + board.pieces_of(color, Bishop).count();
-    heavy || minors >= 2
-}
-
-/// Nodes for a hint and for judging a draw offer: a full-strength search with a fixed budget
-/// and a fresh hash, so the same position always gets the same answer (about 0.3 s here).
-pub const HINT_NODES: u64 = 300_000;
-
-/// The limits of a hint or a draw-offer judgement (see `HINT_NODES`).
-pub fn hint_limits() -> Limits {
-    Limits {
-        nodes: Some(HINT_NODES),
-        multipv: 1,
-        ..Limits::default()
-    }
-}
-
-/// The bot takes a draw when its own full-strength evaluation (side to move's view after
-/// `plies` half-moves) says it is worse by half a pawn, or the game is level after move 30. A
-/// level position earlier is played on: a person offering a draw at move 5 gets a game.
-pub fn accepts_draw(bot_view: Score, plies: usize) -> bool {
-    const WORSE_CP: i32 = -50;
-    const LEVEL_CP: i32 = 15;
-    const LEVEL_AFTER_PLIES: usize = 60;
-    if bot_view.is_mate() {
-        return bot_view.0 < 0;
-    }
-    bot_view.0 <= WORSE_CP || (bot_view.0.abs() <= LEVEL_CP && plies >= LEVEL_AFTER_PLIES)
 }
 
 impl Strength {
@@ -648,6 +611,9 @@ pub fn new_autosave() -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::can_mate;
+    use crate::search::skill::accepts_draw;
+    use crate::search::Score;
 
     #[test]
     fn time_controls_read_and_write() {

@@ -3,11 +3,12 @@
 //! readers, pipes and scripts use it; the full-screen game is `screen`.
 
 use super::game::{
-    accepts_draw, data_dir, hint_limits, load_saved, new_autosave, save_on_leaving, write_atomic,
-    Ending, Human, PlayError, PlayOptions, Record, Strength,
+    data_dir, load_saved, new_autosave, save_on_leaving, write_atomic, Ending, Human, PlayError,
+    PlayOptions, Record, Strength,
 };
 use super::render::{screen, Style};
 use crate::chess::{Board, Color, Game, Move};
+use crate::search::skill::{accepts_draw, hint_limits};
 use crate::search::{skill, Report, Score, Searcher};
 use std::collections::HashMap;
 use std::io::{BufRead, IsTerminal, Write};

@@ -35,6 +35,35 @@ struct StoredGame {
     /// A search runs for this game (one at a time).
     busy: bool,
     last_used: Instant,
+    /// The players as the PGN's `White` and `Black` tags name them.
+    white: String,
+    black: String,
+    /// The clock as PGN's `TimeControl` tag writes it (`600+5`), when the game has one.
+    time_control: Option<String>,
+    /// An end the rules do not see: a flag fall (the page keeps the clocks), a resignation, a
+    /// draw agreed, an abort.
+    ended: Option<Ended>,
+}
+
+/// A game ended by the players rather than the rules.
+struct Ended {
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` for an aborted game.
+    result: &'static str,
+    /// What the page shows: `White loses on time`.
+    text: String,
+    /// PGN's `Termination` tag: `time forfeit`, `normal` (resigned, draw agreed), `abandoned`.
+    termination: &'static str,
+}
+
+impl StoredGame {
+    /// Why no more moves may be played, if the game is over.
+    fn over(&self) -> Option<String> {
+        match (&self.ended, self.game.outcome()) {
+            (Some(e), _) => Some(e.text.clone()),
+            (None, Some(o)) => Some(o.to_string()),
+            (None, None) => None,
+        }
+    }
 }
 
 /// What every request shares.

@@ -5,9 +5,14 @@
 // Starts `fianchetto serve` on a free port, then: loads the page; plays a legal move by
 // clicking and sees the engine reply; has an illegal move refused; promotes through the
 // chooser; pastes a PGN, analyses it and sees judgements and the graph, and jumps by clicking
-// the graph; reloads. Fails on any console error or page error. Writes failure.png on a
+// the graph; keeps the clocks to the game played (they start with the first moves, a flag fall
+// ends the game on the server, whatever tab is shown); lists a long game without spilling and
+// keeps the current move in view; lets the user choose among the games of a PGN; keeps the
+// game and the analysis across a reload, and says so when the server has lost the game.
+// Fails on any console error or page error. Writes failure.png on a
 // failure, and play.png / analysis.png (the README's screenshots) to SCREENSHOT_DIR if given.
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { chromium } from "playwright-core";
 
 const BIN = process.argv[2];
@@ -34,9 +39,21 @@ const browser = await chromium.launch({
   args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 });
-const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
+// One context, so that a second tab shares the first one's storage (the two-tab test).
+const context = await browser.newContext({ viewport: { width: 1100, height: 760 } });
+const page = await context.newPage();
 const errors = [];
-page.on("console", (m) => { if (m.type() === "error") errors.push(`console: ${m.text()}`); });
+// A step that provokes an HTTP error on purpose (a game the server lost, a move after the
+// flag) says so; Chromium logs every 4xx response as a console error.
+let expectHttpErrors = 0;
+page.on("console", (m) => {
+  if (m.type() !== "error") return;
+  if (expectHttpErrors > 0 && /Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) {
+    expectHttpErrors -= 1;
+    return;
+  }
+  errors.push(`console: ${m.text()}`);
+});
 page.on("pageerror", (e) => errors.push(`page error: ${e.message}`));
 
 const square = (sq) => page.locator(`#board .sq[data-square="${sq}"]`);
@@ -138,6 +155,13 @@ try {
     await page.waitForSelector("#analyse-moves .move.blunder");
     const summary = await page.locator("#summary").innerText();
     if (!summary.includes("accuracy")) throw new Error(`summary: ${summary}`);
+    // The analysis downloads as an annotated PGN.
+    await page.waitForSelector("#download-analysis:not([hidden])");
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download-analysis")]);
+    const annotated = readFileSync(await download.path(), "utf8");
+    if (!annotated.includes("[Annotator \"Fianchetto") || !annotated.includes("??")) {
+      throw new Error(`annotated PGN:\n${annotated}`);
+    }
     // A click on the graph's right end jumps to the last position.
     const box = await page.locator("#graph svg").boundingBox();
     await page.mouse.click(box.x + box.width - 2, box.y + box.height / 2);
@@ -167,11 +191,164 @@ try {
     await page.uncheck("#engine-on");
   });
 
-  await step("a reload leaves nothing broken, and a piece moves by dragging", async () => {
+  await step("a reload keeps the analysis and the game in progress", async () => {
+    const analysed = await page.locator("#analyse-moves .move").count();
     await page.reload();
-    await page.waitForFunction(() => document.querySelectorAll("#board .piece").length === 32);
-    await page.dragAndDrop('#board .sq[data-square="g1"] .piece', '#board .sq[data-square="f3"]');
-    await page.waitForFunction(() => document.querySelector("#play-moves").innerText.trim().split(/\s+/).length >= 2);
+    await page.waitForFunction((n) => document.querySelectorAll("#analyse-moves .move").length === n
+      && !document.querySelector("#analyse-panel").hidden, analysed);
+    await page.click("#tab-play");
+    await page.waitForFunction(() => document.querySelector("#play-moves").innerText.trim().split(/\s+/).length >= 6);
+    const moves = await playMoves();
+    if (moves[0] !== "d4" || moves[2] !== "Nf3") throw new Error(`resumed moves ${moves.join(" ")}`);
+    if (!(await pieceOn("d4")) || (await pieceOn("d2"))) throw new Error("the board is not the game's");
+    await page.waitForFunction(() => document.querySelector("#status").innerText === "Your move");
+    // The resumed game goes on: a piece moves by dragging.
+    const n = moves.length;
+    await page.dragAndDrop('#board .sq[data-square="b1"] .piece', '#board .sq[data-square="c3"]');
+    await page.waitForFunction((k) => document.querySelector("#play-moves").innerText.trim().split(/\s+/).length >= k + 2, n);
+  });
+
+  await step("a game the server no longer has: the page says so and starts a new one", async () => {
+    await page.evaluate(() => {
+      const s = JSON.parse(localStorage.getItem("fianchetto.v1"));
+      s.play.id = 987654321;
+      localStorage.setItem("fianchetto.v1", JSON.stringify(s));
+    });
+    expectHttpErrors = 1;
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector("#status").innerText.includes("server was restarted"));
+    await page.waitForFunction(() => document.querySelectorAll("#board .piece").length === 32
+      && document.querySelector("#play-moves").innerText.trim() === "");
+  });
+
+  await step("clocks start with the first moves and belong to the game, not the board shown", async () => {
+    await page.click("#tab-play");
+    await page.selectOption("#tc", "180+2");
+    await page.selectOption("#strength", "1300");
+    await page.click("#new-game");
+    await page.waitForFunction(() => document.querySelector("#status").innerText === "Your move"
+      && document.querySelectorAll("#board .piece").length === 32);
+    await page.waitForTimeout(1500);
+    const idle = await page.locator("#clock-bottom").innerText();
+    if (idle !== "You 3:00" || (await page.locator(".clock.running").count()) !== 0) {
+      throw new Error(`before any move the clock reads ${idle}`);
+    }
+    await clickMove("e2", "e4");
+    await page.waitForFunction(() => document.querySelector("#play-moves").innerText.trim().split(/\s+/).length >= 2
+      && document.querySelector("#status").innerText === "Your move");
+    await page.waitForTimeout(1300);
+    if ((await page.locator("#clock-bottom").innerText()) === "You 3:00") throw new Error("the clock did not start");
+    // On the Analyse tab, with Black to move on the analysis board, the game's clock still
+    // charges the player to move in the game: White, the human. Let it fall.
+    await page.click("#tab-analyse");
+    await page.fill("#pgn-input", "1. e4 *");
+    await page.click("#load-pgn");
+    await page.waitForFunction(() => document.querySelectorAll("#analyse-moves .move").length === 1);
+    await page.evaluate(() => { play.clocks.white = 1200; });
+    await page.waitForFunction(() => play.over, null, { timeout: 5000 });
+    const pgn = await page.evaluate(async () => (await fetch(`/api/games/${play.id}/pgn`)).text());
+    for (const tag of ['[Result "0-1"]', '[Termination "time forfeit"]', '[TimeControl "180+2"]',
+      '[White "You"]', '[Black "Fianchetto (1300)"]']) {
+      if (!pgn.includes(tag)) throw new Error(`the PGN lacks ${tag}:\n${pgn}`);
+    }
+    await page.click("#tab-play");
+    await page.waitForFunction(() => document.querySelector("#status").innerText.includes("White loses on time"));
+    if (!(await page.locator("#clock-bottom").innerText()).endsWith("0:00")) throw new Error("the flag is not at 0:00");
+    // The game is over on the server too: no more moves.
+    expectHttpErrors = 1;
+    const refused = await page.evaluate(async () => (await fetch(`/api/games/${play.id}/move`, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ move: "d2d4" }),
+    })).status);
+    if (refused !== 400) throw new Error(`a move after the flag got ${refused}`);
+    await page.selectOption("#tc", "");
+  });
+
+  await step("abort, review while playing, f flips, a draw offer declined, resign", async () => {
+    await page.click("#tab-play");
+    await page.selectOption("#tc", "");
+    await page.click("#new-game");
+    await page.waitForFunction(() => document.querySelector("#status").innerText === "Your move"
+      && document.querySelectorAll("#board .piece").length === 32);
+    await page.click("#abort");
+    await page.waitForFunction(() => document.querySelector("#status").innerText === "Game over: Game aborted");
+    await page.click("#new-game");
+    await page.waitForFunction(() => document.querySelector("#status").innerText === "Your move"
+      && document.querySelector("#play-moves").innerText.trim() === "");
+    await clickMove("e2", "e4");
+    await page.waitForFunction(() => document.querySelector("#play-moves").innerText.trim().split(/\s+/).length >= 2
+      && document.querySelector("#status").innerText === "Your move");
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("ArrowLeft");
+    await page.waitForFunction(() => document.querySelector("#status").innerText.startsWith("Move 0 of 2"));
+    if (!(await pieceOn("e2")) || (await pieceOn("e4"))) throw new Error("review does not show the start");
+    await page.keyboard.press("f");
+    const firstSquare = await page.locator("#board .sq").first().getAttribute("data-square");
+    if (firstSquare !== "h1") throw new Error(`after f the top-left square is ${firstSquare}`);
+    await page.keyboard.press("f");
+    await page.keyboard.press("End");
+    await page.waitForFunction(() => document.querySelector("#status").innerText === "Your move");
+    if (!(await pieceOn("e4"))) throw new Error("End did not return to the game");
+    await page.click("#offer-draw");
+    await page.waitForFunction(() => document.querySelector("#status").innerText.includes("declines the draw"));
+    await page.click("#resign");
+    await page.waitForFunction(() => document.querySelector("#status").innerText === "Game over: White resigns");
+    const pgn = await page.evaluate(async () => (await fetch(`/api/games/${play.id}/pgn`)).text());
+    if (!pgn.includes('[Result "0-1"]')) throw new Error(`PGN after resigning:\n${pgn}`);
+  });
+
+  await step("two tabs on one game: a move in one shows in the other", async () => {
+    await page.click("#new-game");
+    await page.waitForFunction(() => document.querySelector("#status").innerText === "Your move"
+      && document.querySelector("#play-moves").innerText.trim() === "");
+    const other = await context.newPage();
+    other.on("pageerror", (e) => errors.push(`page error (second tab): ${e.message}`));
+    await other.goto(url);
+    await other.waitForFunction(() => document.querySelectorAll("#board .piece").length === 32
+      && document.querySelector("#status").innerText === "Your move");
+    const sameGame = await other.evaluate(() => play.id) === await page.evaluate(() => play.id);
+    if (!sameGame) throw new Error("the second tab did not pick up the game");
+    await clickMove("d2", "d4");
+    await other.waitForFunction(() => document.querySelector("#play-moves").innerText.trim().split(/\s+/).length >= 2,
+      null, { timeout: 15000 });
+    if ((await other.locator('#board .sq[data-square="d4"] .piece').count()) !== 1) throw new Error("the second tab's board lags");
+    await other.close();
+  });
+
+  const ladder = readFileSync(new URL("../data/ladder.pgn", import.meta.url), "utf8");
+  // Game 16 of the ladder is gnuchess–sjeng, 275 plies.
+  const longGame = "[Event" + ladder.split("[Event")[16];
+
+  await step("a long game fits the move list, which keeps the current move in view", async () => {
+    await page.click("#tab-analyse");
+    await page.fill("#pgn-input", longGame);
+    await page.click("#load-pgn");
+    await page.waitForFunction(() => document.querySelectorAll("#analyse-moves .move").length === 275);
+    await page.keyboard.press("Home");
+    await page.keyboard.press("End");
+    await page.waitForFunction(() => document.querySelector("#analyse-moves .move.current")?.dataset.ply === "275");
+    const fit = await page.evaluate(() => {
+      const list = document.querySelector("#analyse-moves");
+      const cur = list.querySelector(".move.current").getBoundingClientRect();
+      const box = list.getBoundingClientRect();
+      return { spill: list.scrollWidth - list.clientWidth, visible: cur.top >= box.top && cur.bottom <= box.bottom + 1 };
+    });
+    if (fit.spill > 1) throw new Error(`the move list spills ${fit.spill} px sideways`);
+    if (!fit.visible) throw new Error("the current move is out of view");
+    await page.keyboard.press("Home");
+    await page.waitForFunction(() => document.querySelector("#analyse-moves").scrollTop === 0);
+  });
+
+  await step("a PGN of many games: the user chooses one by players and result", async () => {
+    await page.fill("#pgn-input", ladder);
+    await page.click("#load-pgn");
+    await page.waitForFunction(() => !document.querySelector("#game-choice")?.hidden
+      && document.querySelectorAll("#game-choice option").length === 26);
+    const first = await page.locator("#game-choice option").first().innerText();
+    if (!first.startsWith("1. ") || !first.includes(" – ")) throw new Error(`first choice ${first}`);
+    await page.selectOption("#game-choice", "16");
+    await page.waitForFunction(() => document.querySelectorAll("#analyse-moves .move").length === 275);
+    const chosen = await page.locator("#game-choice option:checked").innerText();
+    if (!chosen.includes("gnuchess – sjeng 1/2-1/2")) throw new Error(`chosen ${chosen}`);
   });
 
   await step("narrow (phone) width still fits the board", async () => {

@@ -8,8 +8,8 @@
 use super::bot::{Bot, Job, Purpose, Reply};
 use super::clock::Clocks;
 use super::game::{
-    accepts_draw, can_mate, data_dir, load_saved, new_autosave, write_atomic, Ending, Human,
-    PlayError, PlayOptions, Record, Resume, Saved, Strength, TimeControl,
+    data_dir, load_saved, new_autosave, write_atomic, Ending, Human, PlayError, PlayOptions,
+    Record, Resume, Saved, Strength, TimeControl,
 };
 use crate::chess::{Board, Color, Game, Move, PieceKind, Square};
 use crate::search::{Clock, Score};
@@ -334,7 +334,7 @@ impl App {
             return;
         }
         if let Some(flagged) = p.clocks.as_ref().and_then(|c| c.flagged(now)) {
-            let draw = !can_mate(p.game().board(), !flagged);
+            let draw = !crate::chess::can_mate(p.game().board(), !flagged);
             self.end(
                 Ending::Time {
                     loser: flagged,
@@ -434,7 +434,7 @@ impl App {
                     }
                     Purpose::DrawOffer => {
                         // The judgement is from the person's side: the bot's is the other.
-                        if accepts_draw(Score(-score.0), ply) {
+                        if crate::search::skill::accepts_draw(Score(-score.0), ply) {
                             self.message = "Fianchetto accepts the draw.".into();
                             self.end(Ending::DrawAgreed, now);
                         } else {

@@ -173,7 +173,13 @@ function moveSquares(uci) {
 
 // ---------------------------------------------------------------- play
 
-const play = { id: null, human: "white", over: true, clocks: null, timer: null, thinking: false, epoch: 0 };
+// The game being played. Its clocks belong to it, not to whatever the board shows: they run
+// for the side to move in *this* game (`turn`), on either tab, from the moment both sides have
+// made their first move (as on lichess), and a flag fall ends the game on the server.
+const play = {
+  id: null, human: "white", over: true, turn: "white", plies: 0, clocks: null, thinking: false,
+  epoch: 0, status: "", elo: null, tc: "", fens: [], uci: [], review: null,
+};
 
 function fillStrength() {
   const sel = $("strength");
@@ -195,6 +201,11 @@ function formatClock(ms) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
+// Whether the clocks run: a timed game under way, both sides having moved once.
+function clocksRunning() {
+  return !!play.clocks && !play.over && play.plies >= 2;
+}
+
 function drawClocks() {
   if ($("play-panel").hidden) {
     for (const id of ["clock-top", "clock-bottom"]) {
@@ -209,60 +220,117 @@ function drawClocks() {
     const el = $(id);
     if (!play.clocks) { el.textContent = ""; el.classList.remove("running"); continue; }
     el.textContent = `${color === play.human ? "You" : "Fianchetto"} ${formatClock(play.clocks[color])}`;
-    el.classList.toggle("running", !play.over && board.turn === color);
+    el.classList.toggle("running", clocksRunning() && play.turn === color);
   }
 }
 
 function tick() {
-  if (!play.clocks || play.over) return;
   const now = performance.now();
-  play.clocks[board.turn] -= now - play.clocks.since;
+  if (!clocksRunning()) {
+    if (play.clocks) play.clocks.since = now;
+    return;
+  }
+  play.clocks[play.turn] -= now - play.clocks.since;
   play.clocks.since = now;
-  if (play.clocks[board.turn] <= 0) {
-    play.clocks[board.turn] = 0;
-    const loser = board.turn;
-    endGame(`${loser === "white" ? "White" : "Black"} loses on time (${loser === "white" ? "0-1" : "1-0"})`);
+  if (play.clocks[play.turn] <= 0) {
+    play.clocks[play.turn] = 0;
+    flagFell(play.turn);
   }
   drawClocks();
+  saveState();
+}
+
+// The side to move ran out of time: the server ends the game (a loss, or a draw when the
+// other side cannot mate) and keeps the result for the PGN.
+async function flagFell(loser) {
+  play.over = true;
+  board.movable = null;
+  play.epoch += 1; // an engine move still on its way is too late
+  play.thinking = false;
+  try {
+    const view = await api(`/api/games/${play.id}/flag`, { loser });
+    if (!$("play-panel").hidden) showGame(view, view.uci_moves[view.uci_moves.length - 1]);
+    else endGame(view.status);
+  } catch (e) {
+    endGame(`${loser === "white" ? "White" : "Black"} loses on time`);
+  }
 }
 
 function switchClock(mover) {
   if (!play.clocks) return;
   tick();
-  play.clocks[mover] += play.clocks.inc;
+  // The increment comes with each move once the clocks run (lichess adds none before).
+  if (clocksRunning()) play.clocks[mover] += play.clocks.inc;
   play.clocks.since = performance.now();
+}
+
+function setPlayStatus(text) {
+  play.status = text;
+  if (!$("play-panel").hidden) $("status").textContent = text;
 }
 
 function endGame(text) {
   play.over = true;
   board.movable = null;
-  $("status").textContent = `Game over: ${text}`;
+  setPlayStatus(`Game over: ${text}`);
   drawClocks();
+  saveState();
 }
 
-function showGame(view, lastUci) {
-  setPosition(view, moveSquares(lastUci));
+// The number of the first move and whether Black makes it, from a FEN.
+function firstMove(fen) {
+  const fields = (fen || "").split(" ");
+  return { number: Math.max(1, Number(fields[5]) || 1), black: fields[1] === "b" };
+}
+
+function drawPlayMoves(moves, startFen) {
   const list = $("play-moves");
   list.textContent = "";
-  for (let i = 0; i < view.moves.length; i += 2) {
+  const first = firstMove(startFen);
+  list.start = first.number;
+  // A game that starts with Black to move opens its first row with "…".
+  const rows = first.black ? [["…"].concat(moves.slice(0, 1))] : [];
+  for (let i = first.black ? 1 : 0; i < moves.length; i += 2) rows.push(moves.slice(i, i + 2));
+  for (const row of rows) {
     const li = document.createElement("li");
-    li.textContent = view.moves.slice(i, i + 2).join("  ");
+    for (const san of row) {
+      if (san === "…") { li.appendChild(document.createTextNode("… ")); continue; }
+      const span = document.createElement("span");
+      span.className = "move";
+      span.textContent = san;
+      li.appendChild(span);
+      li.appendChild(document.createTextNode(" "));
+    }
     list.appendChild(li);
   }
   list.scrollTop = list.scrollHeight;
+}
+
+function showGame(view, lastUci) {
+  play.turn = view.turn;
+  play.plies = view.moves.length;
+  play.fens = view.fens || [];
+  play.uci = view.uci_moves || [];
+  play.review = null;
+  if (!$("play-panel").hidden) setPosition(view, moveSquares(lastUci));
+  drawPlayMoves(view.moves, view.start_fen);
   $("download").href = `/api/games/${view.id}/pgn`;
   if (view.status) endGame(view.status);
-  else if (!play.over) $("status").textContent = view.turn === play.human ? "Your move" : "Fianchetto is thinking…";
+  else if (!play.over) setPlayStatus(view.turn === play.human ? "Your move" : "Fianchetto is thinking…");
   drawClocks();
+  saveState();
 }
 
 async function newGame() {
   play.epoch += 1;
+  play.thinking = false;
   const side = $("side").value;
   play.human = side === "random" ? (Math.random() < 0.5 ? "white" : "black") : side;
-  const tc = $("tc").value;
-  if (tc) {
-    const [base, inc] = tc.split("+").map(Number);
+  play.tc = $("tc").value;
+  const strength = $("strength").value;
+  play.elo = strength === "full" ? null : Number(strength);
+  if (play.tc) {
+    const [base, inc] = play.tc.split("+").map(Number);
     play.clocks = { white: base * 1000, black: base * 1000, inc: inc * 1000, since: performance.now() };
   } else {
     play.clocks = null;
@@ -270,7 +338,9 @@ async function newGame() {
   play.over = false;
   board.orientation = play.human;
   const fen = $("start-fen").value.trim();
-  const view = await api("/api/games", fen ? { fen } : {});
+  const request = { human: play.human, time_control: play.tc || null, elo: play.elo };
+  if (fen) request.fen = fen;
+  const view = await api("/api/games", request);
   play.id = view.id;
   board.movable = play.human;
   board.onMove = humanMove;
@@ -279,10 +349,9 @@ async function newGame() {
 }
 
 function botLimits() {
-  const strength = $("strength").value;
-  if (strength !== "full") return { elo: Number(strength) };
+  if (play.elo) return { elo: play.elo };
   if (!play.clocks) return { movetime: 1000 };
-  const left = play.clocks[board.turn];
+  const left = play.clocks[play.turn];
   return { movetime: Math.max(50, Math.min(10000, left / 30 + play.clocks.inc * 0.8)) };
 }
 
@@ -294,7 +363,7 @@ async function humanMove(uci) {
     showGame(view, uci);
     if (!play.over) await botMove();
   } catch (e) {
-    $("status").textContent = e.message;
+    setPlayStatus(e.message);
     drawBoard();
   }
 }
@@ -303,7 +372,7 @@ async function botMove() {
   const epoch = play.epoch;
   play.thinking = true;
   board.movable = null;
-  $("status").textContent = "Fianchetto is thinking…";
+  setPlayStatus("Fianchetto is thinking…");
   try {
     const view = await api(`/api/games/${play.id}/bot`, botLimits());
     if (epoch !== play.epoch || play.over) return;
@@ -311,7 +380,7 @@ async function botMove() {
     board.movable = play.human;
     showGame(view, view.bot.uci);
   } catch (e) {
-    if (epoch === play.epoch) $("status").textContent = `Engine: ${e.message}`;
+    if (epoch === play.epoch && !play.over) setPlayStatus(`Engine: ${e.message}`);
   } finally {
     if (epoch === play.epoch) play.thinking = false;
   }
@@ -320,20 +389,152 @@ async function botMove() {
 async function takeBack() {
   if (!play.id || play.thinking) return;
   // Back to the human's turn: one ply after a finished game on their move, else two.
-  const plies = board.turn === play.human ? 2 : 1;
+  const plies = play.turn === play.human ? 2 : 1;
   try {
     const view = await api(`/api/games/${play.id}/undo`, { plies });
     play.over = false;
     board.movable = play.human;
     showGame(view, view.uci_moves[view.uci_moves.length - 1]);
   } catch (e) {
-    $("status").textContent = e.message;
+    setPlayStatus(e.message);
   }
+}
+
+// The players end a game: resign, or abort before each side has moved once.
+async function endByPlayer(kind) {
+  if (!play.id || play.over) return;
+  try {
+    const view = await api(`/api/games/${play.id}/${kind}`, {});
+    play.epoch += 1; // an engine move on its way no longer counts
+    play.thinking = false;
+    showGame(view, view.uci_moves[view.uci_moves.length - 1]);
+  } catch (e) {
+    setPlayStatus(e.message);
+  }
+}
+
+// A draw offer: the engine judges the position (it takes a draw when it is worse, or when the
+// game is level after move 30) and answers at once.
+async function offerDraw() {
+  if (!play.id || play.over) return;
+  if (play.thinking) { setPlayStatus("Offer the draw on your move."); return; }
+  setPlayStatus("You offer a draw…");
+  try {
+    const answer = await api(`/api/games/${play.id}/draw`, {});
+    if (answer.accepted) {
+      play.epoch += 1;
+      showGame(answer, answer.uci_moves[answer.uci_moves.length - 1]);
+    } else {
+      setPlayStatus("Fianchetto declines the draw: play on.");
+    }
+  } catch (e) {
+    setPlayStatus(e.message);
+  }
+}
+
+// Stepping through the game being played without leaving it: the board shows an earlier
+// position (no moves taken there); End, or the next move, returns to the game.
+function reviewPlay(ply) {
+  if (!play.fens.length) return;
+  const last = play.fens.length - 1;
+  const at = Math.max(0, Math.min(ply, last));
+  if (at === last) {
+    play.review = null;
+    if (play.id) api(`/api/games/${play.id}`).then((v) => {
+      board.movable = play.over || play.thinking ? null : play.human;
+      showGame(v, v.uci_moves[v.uci_moves.length - 1]);
+    }).catch((e) => setPlayStatus(e.message));
+    return;
+  }
+  play.review = at;
+  board.movable = null;
+  const fen = play.fens[at];
+  setPosition({ fen, legal: [], turn: fen.split(" ")[1] === "w" ? "white" : "black", check: false },
+    moveSquares(play.uci[at - 1]));
+  $("status").textContent = `Move ${at} of ${last}: End returns to the game`;
+}
+
+// ---------------------------------------------------------------- kept across reloads
+
+// The game in progress and the analysis loaded survive a reload: what the page needs to pick
+// them up again is kept in the browser's storage (the game itself stays on the server).
+const STORE = "fianchetto.v1";
+
+function saveState() {
+  try {
+    const clocks = play.clocks ? { ...play.clocks, savedAt: Date.now() } : null;
+    localStorage.setItem(STORE, JSON.stringify({
+      tab: $("analyse-panel").hidden ? "play" : "analyse",
+      play: { id: play.id, human: play.human, over: play.over, elo: play.elo, tc: play.tc, clocks,
+        plies: play.plies },
+      analyse: { pgn: $("pgn-input").value, fens: ana.fens, moves: ana.moves, uci: ana.uci,
+        report: ana.report, ply: ana.ply, games: ana.games, game: ana.game, annotated: ana.annotated },
+    }));
+  } catch {
+    // Storage full or switched off: the page works on, only without surviving a reload.
+  }
+}
+
+// Two tabs on the same game: a move made in one shows in the other, rather than the other
+// sending moves for a position it no longer has. A new game started elsewhere is announced;
+// this tab's game is left as it is (both stay on the server).
+window.addEventListener("storage", (e) => {
+  if (e.key !== STORE || !e.newValue) return;
+  let other;
+  try { other = JSON.parse(e.newValue).play; } catch { return; }
+  if (!other || !other.id || !play.id) return;
+  if (other.id !== play.id) {
+    setPlayStatus("A new game was started in another tab; this tab keeps its own game.");
+    return;
+  }
+  if (other.plies === play.plies && !!other.over === play.over) return;
+  api(`/api/games/${play.id}`).then((view) => {
+    play.over = !!view.status;
+    board.movable = play.over ? null : play.human;
+    showGame(view, view.uci_moves[view.uci_moves.length - 1]);
+  }).catch((err) => setPlayStatus(err.message));
+});
+
+function loadState() {
+  try { return JSON.parse(localStorage.getItem(STORE) || "null"); } catch { return null; }
+}
+
+// Picks up the saved game; false when there is none, or the server no longer has it (it was
+// restarted), which the status says.
+async function resumeGame(saved) {
+  if (!saved || !saved.play || !saved.play.id) return false;
+  const p = saved.play;
+  let view;
+  try {
+    view = await api(`/api/games/${p.id}`);
+  } catch (e) {
+    setPlayStatus("The server was restarted, so the game in progress is gone: a new game has started.");
+    return false;
+  }
+  play.id = view.id;
+  play.human = p.human;
+  play.elo = p.elo;
+  play.tc = p.tc || "";
+  play.over = !!p.over || !!view.status;
+  play.turn = view.turn;
+  play.plies = view.moves.length;
+  play.clocks = null;
+  if (p.clocks) {
+    play.clocks = { white: p.clocks.white, black: p.clocks.black, inc: p.clocks.inc, since: performance.now() };
+    // The clock of the side to move ran on while the page was away, as on lichess.
+    if (clocksRunning()) play.clocks[view.turn] -= Math.max(0, Date.now() - p.clocks.savedAt);
+  }
+  board.orientation = play.human;
+  board.onMove = humanMove;
+  board.movable = play.over ? null : play.human;
+  showGame(view, view.uci_moves[view.uci_moves.length - 1]);
+  if (!play.over && view.turn !== play.human) botMove();
+  return true;
 }
 
 // ---------------------------------------------------------------- analyse
 
-const ana = { fens: [], moves: [], uci: [], ply: 0, report: null, source: null, lines: [], seq: 0 };
+const ana = { fens: [], moves: [], uci: [], ply: 0, report: null, source: null, lines: [], seq: 0, games: [], game: 1, annotated: null };
 
 function showPly(ply) {
   ana.ply = Math.max(0, Math.min(ply, ana.fens.length - 1));
@@ -348,8 +549,12 @@ function showPly(ply) {
     $("status").textContent = view.status ? `Game over: ${view.status}` : "";
   }).catch((e) => { $("status").textContent = e.message; });
   document.querySelectorAll("#analyse-moves .move").forEach((el) => {
-    el.classList.toggle("current", Number(el.dataset.ply) === ana.ply);
+    const current = Number(el.dataset.ply) === ana.ply;
+    el.classList.toggle("current", current);
+    // The list scrolls so that the current move stays in view, however long the game.
+    if (current) el.scrollIntoView({ block: "nearest" });
   });
+  if (ana.ply === 0) $("analyse-moves").scrollTop = 0;
   // The judgement of the move that led here, in lichess's words: "Mistake. Nf5 was best."
   const judged = ana.report && ana.ply > 0 ? ana.report.moves[ana.ply - 1] : null;
   const comment = $("move-comment");
@@ -357,11 +562,13 @@ function showPly(ply) {
   comment.className = judged && judged.judgement ? judged.judgement : "";
   drawGraph();
   restartEngine();
+  saveState();
 }
 
 function drawMoveList() {
   const list = $("analyse-moves");
   list.textContent = "";
+  list.start = firstMove(ana.fens[0]).number;
   let li = null;
   ana.moves.forEach((san, i) => {
     const whiteMove = (ana.fens[i] || "").split(" ")[1] !== "b";
@@ -387,21 +594,60 @@ $("analyse-moves").addEventListener("click", (e) => {
   if (ply) showPly(Number(ply));
 });
 
-async function loadPgn(analyse) {
+async function loadPgn(analyse, game) {
   const text = $("pgn-input").value;
   $("status").textContent = analyse ? "Analysing the game…" : "";
   try {
-    const data = await api(analyse ? "/api/analyse-pgn" : "/api/pgn", { pgn: text });
+    const request = { pgn: text };
+    if (game) request.game = game;
+    const data = await api(analyse ? "/api/analyse-pgn" : "/api/pgn", request);
     ana.fens = data.fens;
     ana.moves = data.moves;
     ana.uci = data.uci_moves;
     ana.report = data.report || null;
+    ana.games = data.games || [];
+    ana.game = data.game || 1;
+    ana.annotated = data.annotated_pgn || null;
+    drawAnalysisDownload();
+    drawGameChoice(data.game_count || 1);
     drawMoveList();
     drawSummary();
     showPly(analyse ? 0 : ana.fens.length - 1);
     if (analyse) $("status").textContent = "Analysis done";
   } catch (e) {
     $("status").textContent = e.message;
+  }
+}
+
+// The analysed game as PGN, with the evaluations, judgements and better moves in it.
+function drawAnalysisDownload() {
+  const link = $("download-analysis");
+  if (link.href.startsWith("blob:")) URL.revokeObjectURL(link.href);
+  link.hidden = !ana.annotated;
+  link.href = ana.annotated
+    ? URL.createObjectURL(new Blob([ana.annotated], { type: "application/x-chess-pgn" }))
+    : "#";
+}
+
+// A PGN of several games: the user picks one (players, result, date), as lichess's study
+// import does; a single game needs no choice.
+function drawGameChoice(count) {
+  const sel = $("game-choice");
+  sel.textContent = "";
+  sel.hidden = ana.games.length < 2;
+  ana.games.forEach((g, i) => {
+    const o = document.createElement("option");
+    o.value = String(i + 1);
+    const date = g.date && g.date !== "?" && !g.date.startsWith("????") ? `, ${g.date}` : "";
+    o.textContent = g.error ? `${i + 1}. (unreadable: ${g.error})` : `${i + 1}. ${g.white} – ${g.black} ${g.result}${date}`;
+    o.selected = i + 1 === ana.game;
+    sel.appendChild(o);
+  });
+  if (count > ana.games.length) {
+    const o = document.createElement("option");
+    o.disabled = true;
+    o.textContent = `… ${count - ana.games.length} more games`;
+    sel.appendChild(o);
   }
 }
 
@@ -522,9 +768,18 @@ $("pgn-file").addEventListener("change", async (e) => {
   $("pgn-input").value = await file.text();
   loadPgn(false);
 });
+$("game-choice").addEventListener("change", (e) => loadPgn(false, Number(e.target.value)));
 
 document.addEventListener("keydown", (e) => {
-  if ($("analyse-panel").hidden || e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT") return;
+  if (e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+  if (e.key === "f") { flip(); return; }
+  if ($("analyse-panel").hidden) {
+    // Play: step through the game being played.
+    const at = play.review ?? play.fens.length - 1;
+    const steps = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: play.fens.length - 1 };
+    if (e.key in steps) { e.preventDefault(); reviewPlay(steps[e.key]); }
+    return;
+  }
   const moves = { ArrowLeft: ana.ply - 1, ArrowRight: ana.ply + 1, Home: 0, End: ana.fens.length - 1 };
   if (e.key in moves) { e.preventDefault(); showPly(moves[e.key]); }
 });
@@ -536,7 +791,7 @@ function showTab(name) {
   $("tab-analyse").classList.toggle("active", name === "analyse");
   $("play-panel").hidden = name !== "play";
   $("analyse-panel").hidden = name !== "analyse";
-  $("status").textContent = "";
+  $("status").textContent = name === "play" ? play.status : "";
   if (name === "analyse") {
     board.onMove = null;
     board.movable = null;
@@ -550,21 +805,25 @@ function showTab(name) {
     board.orientation = play.human;
     if (play.id) api(`/api/games/${play.id}`).then((v) => {
       board.onMove = humanMove;
-      board.movable = play.over ? null : play.human;
+      board.movable = play.over || play.thinking ? null : play.human;
       showGame(v, v.uci_moves[v.uci_moves.length - 1]);
     }).catch((e) => { $("status").textContent = e.message; });
   }
+  saveState();
 }
 
 $("tab-play").addEventListener("click", () => showTab("play"));
 $("tab-analyse").addEventListener("click", () => showTab("analyse"));
 $("new-game").addEventListener("click", () => newGame().catch((e) => { $("status").textContent = e.message; }));
 $("takeback").addEventListener("click", takeBack);
+$("resign").addEventListener("click", () => endByPlayer("resign"));
+$("abort").addEventListener("click", () => endByPlayer("abort"));
+$("offer-draw").addEventListener("click", offerDraw);
 const flip = () => { board.orientation = board.orientation === "white" ? "black" : "white"; drawBoard(); drawClocks(); };
 $("flip").addEventListener("click", flip);
 $("flip2").addEventListener("click", flip);
 $("load-pgn").addEventListener("click", () => loadPgn(false));
-$("analyse-game").addEventListener("click", () => loadPgn(true));
+$("analyse-game").addEventListener("click", () => loadPgn(true, ana.game));
 $("engine-on").addEventListener("change", restartEngine);
 $("nav-first").addEventListener("click", () => showPly(0));
 $("nav-prev").addEventListener("click", () => showPly(ana.ply - 1));
@@ -573,4 +832,25 @@ $("nav-last").addEventListener("click", () => showPly(ana.fens.length - 1));
 
 fillStrength();
 setInterval(tick, 200);
-newGame().catch((e) => { $("status").textContent = e.message; });
+
+// Start: the analysis and the game the last visit left, else a new game.
+(async () => {
+  const saved = loadState();
+  if (saved && saved.analyse && saved.analyse.fens && saved.analyse.fens.length) {
+    const a = saved.analyse;
+    $("pgn-input").value = a.pgn || "";
+    Object.assign(ana, { fens: a.fens, moves: a.moves || [], uci: a.uci || [], report: a.report || null,
+      ply: a.ply || 0, games: a.games || [], game: a.game || 1, annotated: a.annotated || null });
+    drawAnalysisDownload();
+    drawGameChoice(ana.games.length);
+    drawMoveList();
+    drawSummary();
+  }
+  const resumed = await resumeGame(saved);
+  if (!resumed) {
+    const note = play.status;
+    await newGame();
+    if (note) setPlayStatus(note);
+  }
+  if (saved && saved.tab === "analyse") showTab("analyse");
+})().catch((e) => { $("status").textContent = e.message; });
