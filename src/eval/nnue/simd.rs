@@ -144,33 +144,64 @@ pub mod portable {
 mod tests {
     use super::*;
 
+    /// The definition, written the plainest way (one i64 sum, no chunks, no 16-bit product):
+    /// the oracle both kernels answer to, so that neither is only compared with itself.
+    fn screlu_dot_definition(acc: &[i16], w: &[i16], qa: i16) -> i64 {
+        acc.iter()
+            .zip(w)
+            .map(|(&a, &w)| {
+                let v = i64::from(a.clamp(0, qa));
+                v * v * i64::from(w)
+            })
+            .sum()
+    }
+
+    /// `input + Σ add − Σ sub` element by element in i32, then wrapped to i16 as the
+    /// hardware's 16-bit adds wrap.
+    fn update_definition(input: &[i16], add: &[&[i16]], sub: &[&[i16]]) -> Vec<i16> {
+        (0..input.len())
+            .map(|i| {
+                let mut v = i32::from(input[i]);
+                v += add.iter().map(|a| i32::from(a[i])).sum::<i32>();
+                v -= sub.iter().map(|s| i32::from(s[i])).sum::<i32>();
+                v as i16
+            })
+            .collect()
+    }
+
     #[test]
-    fn kernels_agree_with_the_portable_ones() {
+    fn kernels_agree_with_the_definitions() {
         let mut x = 12345u32;
         let mut next = |m: i32| {
             x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
             ((x >> 8) as i32 % (2 * m + 1) - m) as i16
         };
-        for n in [16, 48, 128, 1024, 1040] {
+        // Sizes around the AVX2 kernel's 16-lane steps and 512-element blocks, and the
+        // hidden sizes the nets use.
+        for n in [1, 15, 16, 17, 48, 128, 511, 512, 513, 1024, 1040, 4096] {
             let acc: Vec<i16> = (0..n).map(|_| next(400)).collect();
             let w: Vec<i16> = (0..n).map(|_| next(127)).collect();
-            assert_eq!(
-                screlu_dot(&acc, &w, 255),
-                portable::screlu_dot(&acc, &w, 255)
-            );
-            // The extreme case: every activation and weight at its bound.
+            let expect = screlu_dot_definition(&acc, &w, 255);
+            assert_eq!(screlu_dot(&acc, &w, 255), expect, "n = {n}");
+            assert_eq!(portable::screlu_dot(&acc, &w, 255), expect, "n = {n}");
+            // The extreme case: every activation and weight at its bound, either sign.
             let full = vec![255i16; n];
-            let wmax = vec![127i16; n];
-            let expect = n as i64 * 255 * 255 * 127;
-            assert_eq!(screlu_dot(&full, &wmax, 255), expect);
-            assert_eq!(portable::screlu_dot(&full, &wmax, 255), expect);
-            let a: Vec<i16> = (0..n).map(|_| next(300)).collect();
-            let b: Vec<i16> = (0..n).map(|_| next(300)).collect();
+            for bound in [127i16, -127] {
+                let wmax = vec![bound; n];
+                let expect = n as i64 * 255 * 255 * i64::from(bound);
+                assert_eq!(screlu_dot(&full, &wmax, 255), expect);
+                assert_eq!(portable::screlu_dot(&full, &wmax, 255), expect);
+            }
+            // Updates with several features added and removed, overflowing i16 on purpose.
+            let a: Vec<i16> = (0..n).map(|_| next(30_000)).collect();
+            let b: Vec<i16> = (0..n).map(|_| next(30_000)).collect();
+            let c: Vec<i16> = (0..n).map(|_| next(30_000)).collect();
+            let expect = update_definition(&acc, &[&a, &c], &[&b]);
             let (mut o1, mut o2) = (vec![0i16; n], vec![0i16; n]);
-            update(&mut o1, &acc, &[&a], &[&b]);
-            portable::update(&mut o2, &acc, &[&a], &[&b]);
-            assert_eq!(o1, o2);
-            assert_eq!(o1[3], acc[3].wrapping_add(a[3]).wrapping_sub(b[3]));
+            update(&mut o1, &acc, &[&a, &c], &[&b]);
+            portable::update(&mut o2, &acc, &[&a, &c], &[&b]);
+            assert_eq!(o1, expect, "n = {n}");
+            assert_eq!(o2, expect, "n = {n}");
         }
     }
 }
