@@ -172,6 +172,14 @@ try {
     await page.waitForFunction(() => document.querySelectorAll("#board .piece").length === 32);
     await page.keyboard.press("ArrowRight");
     await page.waitForFunction(() => document.querySelector("#analyse-moves .move.current")?.dataset.ply === "1");
+    // Before the blunder 3... Nf6??, a green arrow shows the better move, a legal Black one.
+    await page.click('#analyse-moves .move[data-ply="5"]');
+    await page.waitForSelector("#arrows .arrow.better", { state: "attached" });
+    const better = await page.locator("#arrows .arrow.better").first();
+    const from = await better.getAttribute("data-from");
+    if (!["a", "b", "c", "d", "e", "f", "g", "h"].includes(from[0]) || !["7", "8", "6", "5"].includes(from[1])) {
+      throw new Error(`the better move starts on ${from}`);
+    }
     // A judged move says what was best, in words, as lichess does (3... Nf6?? allows mate).
     await page.click('#analyse-moves .move[data-ply="6"]');
     await page.waitForFunction(() => /^Nf6: .*Checkmate is now unavoidable\. .+ was best\.$|^Nf6: Blunder\. .+ was best\.$/
@@ -185,6 +193,8 @@ try {
       && document.querySelector("#analyse-moves .move.current")?.dataset.ply === "6");
     await page.check("#engine-on");
     await page.waitForFunction(() => document.querySelector("#engine-lines").innerText.includes("#1"), null, { timeout: 20000 });
+    // The engine's best move is drawn as an arrow: Qxf7#, h5 to f7.
+    await page.waitForSelector('#arrows .arrow.engine[data-from="h5"][data-to="f7"]', { state: "attached" });
     if (await page.locator("#evalbar").isHidden()) throw new Error("no eval bar");
     await page.waitForTimeout(600); // the eval bar's transition
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/analysis.png` });

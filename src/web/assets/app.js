@@ -24,6 +24,8 @@ const board = {
   onMove: null,
   // Which colour may move pieces ("white", "black", "both" or null).
   movable: null,
+  // Arrows drawn over the board: [{from, to, kind}] with kind "engine" or "better".
+  arrows: [],
 };
 
 function pieceAt(fen, square) {
@@ -85,6 +87,40 @@ function drawBoard() {
     if (i >= 56) addCoord(div, "file", sq[0]);
     el.appendChild(div);
   });
+  drawArrows(el);
+}
+
+// The arrows over the board, in an SVG of 8×8 units laid on it (clicks pass through).
+function drawArrows(el) {
+  if (!board.arrows.length) return;
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.id = "arrows";
+  svg.setAttribute("viewBox", "0 0 8 8");
+  const centre = (sq) => {
+    const f = FILES.indexOf(sq[0]), r = Number(sq[1]) - 1;
+    return board.orientation === "white" ? [f + 0.5, 7.5 - r] : [7.5 - f, r + 0.5];
+  };
+  for (const a of board.arrows) {
+    const [x1, y1] = centre(a.from), [x2, y2] = centre(a.to);
+    const len = Math.hypot(x2 - x1, y2 - y1), ux = (x2 - x1) / len, uy = (y2 - y1) / len;
+    // The shaft stops short of the head, which ends short of the square's centre.
+    const tip = [x2 - ux * 0.2, y2 - uy * 0.2], base = [tip[0] - ux * 0.45, tip[1] - uy * 0.45];
+    const line = document.createElementNS(ns, "line");
+    line.setAttribute("x1", String(x1)); line.setAttribute("y1", String(y1));
+    line.setAttribute("x2", String(base[0])); line.setAttribute("y2", String(base[1]));
+    line.setAttribute("class", `arrow ${a.kind}`);
+    line.dataset.from = a.from;
+    line.dataset.to = a.to;
+    svg.appendChild(line);
+    const head = document.createElementNS(ns, "polygon");
+    const side = [-uy * 0.3, ux * 0.3];
+    head.setAttribute("points", [tip, [base[0] + side[0], base[1] + side[1]], [base[0] - side[0], base[1] - side[1]]]
+      .map((p) => p.join(",")).join(" "));
+    head.setAttribute("class", `arrowhead ${a.kind}`);
+    svg.appendChild(head);
+  }
+  el.appendChild(svg);
 }
 
 function addCoord(div, kind, text) {
@@ -157,7 +193,8 @@ $("board").addEventListener("drop", (e) => {
   else drawBoard();
 });
 
-function setPosition(view, last) {
+function setPosition(view, last, arrows) {
+  board.arrows = arrows || [];
   board.fen = view.fen;
   board.legal = view.legal || [];
   board.turn = view.turn;
@@ -545,7 +582,7 @@ function showPly(ply) {
   const at = ana.ply;
   api("/api/position", { fen }).then((view) => {
     if (seq !== ana.seq) return;
-    setPosition(view, moveSquares(ana.uci[at - 1]));
+    setPosition(view, moveSquares(ana.uci[at - 1]), analysisArrows(view, at));
     $("status").textContent = view.status ? `Game over: ${view.status}` : "";
   }).catch((e) => { $("status").textContent = e.message; });
   document.querySelectorAll("#analyse-moves .move").forEach((el) => {
@@ -563,6 +600,22 @@ function showPly(ply) {
   drawGraph();
   restartEngine();
   saveState();
+}
+
+// The analysis board's arrows: the engine's best move (live lines on), and, after a whole-game
+// analysis, the better move where the move played from here was judged a mistake.
+function analysisArrows(view, ply) {
+  const arrows = [];
+  const best = ana.lines[0];
+  if (best && best.fen === ana.fens[ply] && best.pv_uci && best.pv_uci[0]) {
+    arrows.push({ ...moveSquares(best.pv_uci[0]), kind: "engine" });
+  }
+  const judged = ana.report && ana.report.moves[ply];
+  if (judged && judged.judgement && judged.best) {
+    const m = (view.legal || []).find((x) => x.san === judged.best);
+    if (m) arrows.push({ from: m.from, to: m.to, kind: "better" });
+  }
+  return arrows;
 }
 
 function drawMoveList() {
@@ -722,6 +775,11 @@ function drawGraph() {
 function restartEngine() {
   if (ana.source) { ana.source.close(); ana.source = null; }
   $("engine-lines").textContent = "";
+  ana.lines = [];
+  if (board.arrows.some((a) => a.kind === "engine")) {
+    board.arrows = board.arrows.filter((a) => a.kind !== "engine");
+    drawBoard();
+  }
   const fen = ana.fens[ana.ply];
   if (!$("engine-on").checked || !fen || $("analyse-panel").hidden) { $("evalbar").hidden = true; return; }
   $("evalbar").hidden = false;
@@ -731,8 +789,15 @@ function restartEngine() {
   ana.source = source;
   source.addEventListener("info", (e) => {
     const line = JSON.parse(e.data);
+    line.fen = fen;
+    const newBest = line.multipv === 1 && (!ana.lines[0] || ana.lines[0].pv_uci[0] !== line.pv_uci[0]);
     ana.lines[line.multipv - 1] = line;
     drawEngineLines();
+    if (newBest && board.fen === fen) {
+      board.arrows = board.arrows.filter((a) => a.kind !== "engine");
+      board.arrows.unshift({ ...moveSquares(line.pv_uci[0]), kind: "engine" });
+      drawBoard();
+    }
   });
   source.addEventListener("done", () => { source.close(); });
   source.onerror = () => { source.close(); };
