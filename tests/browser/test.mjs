@@ -196,9 +196,48 @@ try {
     // The engine's best move is drawn as an arrow: Qxf7#, h5 to f7.
     await page.waitForSelector('#arrows .arrow.engine[data-from="h5"][data-to="f7"]', { state: "attached" });
     if (await page.locator("#evalbar").isHidden()) throw new Error("no eval bar");
+    await page.uncheck("#engine-on");
+  });
+
+  await step("variations: moves on the analysis board, an engine line clicked, Escape and delete", async () => {
+    // Back on the Scholar's mate, after 2... Nc6: the game's own next move just steps on.
+    await page.click('#analyse-moves .move[data-ply="4"]');
+    await page.waitForFunction(() => document.querySelector("#analyse-moves .move.current")?.dataset.ply === "4");
+    await clickMove("d1", "h5");
+    await page.waitForFunction(() => document.querySelector("#analyse-moves .move.current")?.dataset.ply === "5"
+      && document.querySelector("#variation").hidden);
+    // Another move starts a variation, which the board shows.
+    await page.click('#analyse-moves .move[data-ply="4"]');
+    await page.waitForFunction(() => document.querySelector("#analyse-moves .move.current")?.dataset.ply === "4");
+    await clickMove("g1", "f3");
+    await page.waitForFunction(() => /Variation: 3\. Nf3/.test(document.querySelector("#variation").innerText));
+    await page.waitForSelector('#board .sq[data-square="f3"] .piece');
+    if (await pieceOn("g1")) throw new Error("the variation is not on the board");
+    // Its next move continues it; Escape returns to the game, a click goes back into it.
+    await clickMove("g8", "f6");
+    await page.waitForFunction(() => document.querySelector("#variation").innerText.includes("Nf6"));
+    await page.keyboard.press("Escape");
+    await page.waitForFunction(() => document.querySelector("#analyse-moves .move.current")?.dataset.ply === "4"
+      && !document.querySelector('#board .sq[data-square="f3"] .piece'));
+    await page.click('#variation .move[data-vply="1"]');
+    await page.waitForFunction(() => document.querySelector("#variation .move.current")?.dataset.vply === "1");
+    await page.waitForSelector('#board .sq[data-square="f3"] .piece');
+    await page.click("#variation-delete");
+    await page.waitForFunction(() => document.querySelector("#variation").hidden
+      && document.querySelector("#analyse-moves .move.current")?.dataset.ply === "4");
+    // An engine line, clicked, is played into a variation.
+    await page.check("#engine-on");
+    await page.waitForSelector("#engine-lines [data-line='0']", { timeout: 20000 });
+    await page.click("#engine-lines [data-line='0']");
+    await page.waitForFunction(() => !document.querySelector("#variation").hidden
+      && document.querySelectorAll("#variation .move").length >= 1
+      && document.querySelector("#variation .move.current")?.dataset.vply === "1");
+    // The README's analysis picture: a variation, the engine's lines and its arrow.
+    await page.waitForSelector("#arrows .arrow.engine", { state: "attached", timeout: 20000 });
     await page.waitForTimeout(600); // the eval bar's transition
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/analysis.png` });
     await page.uncheck("#engine-on");
+    await page.keyboard.press("Escape");
   });
 
   await step("a reload keeps the analysis and the game in progress", async () => {

@@ -233,6 +233,12 @@ function fillStrength() {
   sel.appendChild(full);
 }
 
+// Which pieces move on the board for the game played; the analysis board, when it is shown,
+// keeps its own (both sides).
+function setPlayMovable(value) {
+  if (!$("play-panel").hidden) board.movable = value;
+}
+
 function formatClock(ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
@@ -281,7 +287,7 @@ function tick() {
 // other side cannot mate) and keeps the result for the PGN.
 async function flagFell(loser) {
   play.over = true;
-  board.movable = null;
+  setPlayMovable(null);
   play.epoch += 1; // an engine move still on its way is too late
   play.thinking = false;
   try {
@@ -308,7 +314,7 @@ function setPlayStatus(text) {
 
 function endGame(text) {
   play.over = true;
-  board.movable = null;
+  setPlayMovable(null);
   setPlayStatus(`Game over: ${text}`);
   drawClocks();
   saveState();
@@ -379,7 +385,7 @@ async function newGame() {
   if (fen) request.fen = fen;
   const view = await api("/api/games", request);
   play.id = view.id;
-  board.movable = play.human;
+  setPlayMovable(play.human);
   board.onMove = humanMove;
   showGame(view, null);
   if (view.turn !== play.human) await botMove();
@@ -408,13 +414,13 @@ async function humanMove(uci) {
 async function botMove() {
   const epoch = play.epoch;
   play.thinking = true;
-  board.movable = null;
+  setPlayMovable(null);
   setPlayStatus("Fianchetto is thinking…");
   try {
     const view = await api(`/api/games/${play.id}/bot`, botLimits());
     if (epoch !== play.epoch || play.over) return;
     switchClock(play.human === "white" ? "black" : "white");
-    board.movable = play.human;
+    setPlayMovable(play.human);
     showGame(view, view.bot.uci);
   } catch (e) {
     if (epoch === play.epoch && !play.over) setPlayStatus(`Engine: ${e.message}`);
@@ -430,7 +436,7 @@ async function takeBack() {
   try {
     const view = await api(`/api/games/${play.id}/undo`, { plies });
     play.over = false;
-    board.movable = play.human;
+    setPlayMovable(play.human);
     showGame(view, view.uci_moves[view.uci_moves.length - 1]);
   } catch (e) {
     setPlayStatus(e.message);
@@ -478,13 +484,13 @@ function reviewPlay(ply) {
   if (at === last) {
     play.review = null;
     if (play.id) api(`/api/games/${play.id}`).then((v) => {
-      board.movable = play.over || play.thinking ? null : play.human;
+      setPlayMovable(play.over || play.thinking ? null : play.human);
       showGame(v, v.uci_moves[v.uci_moves.length - 1]);
     }).catch((e) => setPlayStatus(e.message));
     return;
   }
   play.review = at;
-  board.movable = null;
+  setPlayMovable(null);
   const fen = play.fens[at];
   setPosition({ fen, legal: [], turn: fen.split(" ")[1] === "w" ? "white" : "black", check: false },
     moveSquares(play.uci[at - 1]));
@@ -527,7 +533,7 @@ window.addEventListener("storage", (e) => {
   if (other.plies === play.plies && !!other.over === play.over) return;
   api(`/api/games/${play.id}`).then((view) => {
     play.over = !!view.status;
-    board.movable = play.over ? null : play.human;
+    setPlayMovable(play.over ? null : play.human);
     showGame(view, view.uci_moves[view.uci_moves.length - 1]);
   }).catch((err) => setPlayStatus(err.message));
 });
@@ -563,7 +569,7 @@ async function resumeGame(saved) {
   }
   board.orientation = play.human;
   board.onMove = humanMove;
-  board.movable = play.over ? null : play.human;
+  setPlayMovable(play.over ? null : play.human);
   showGame(view, view.uci_moves[view.uci_moves.length - 1]);
   if (!play.over && view.turn !== play.human) botMove();
   return true;
@@ -571,9 +577,19 @@ async function resumeGame(saved) {
 
 // ---------------------------------------------------------------- analyse
 
-const ana = { fens: [], moves: [], uci: [], ply: 0, report: null, source: null, lines: [], seq: 0, games: [], game: 1, annotated: null };
+const ana = { fens: [], moves: [], uci: [], ply: 0, report: null, source: null, lines: [], seq: 0, games: [], game: 1, annotated: null,
+  // A line the user explores from a position of the game: {start, fens, sans, ucis}, and where
+  // in it the board is (`vply` 0: on the game itself).
+  variation: null, vply: 0 };
+
+// The position the analysis board shows: in the variation, or in the game.
+function currentFen() {
+  return ana.variation && ana.vply > 0 ? ana.variation.fens[ana.vply] : ana.fens[ana.ply];
+}
 
 function showPly(ply) {
+  ana.vply = 0;
+  drawVariation();
   ana.ply = Math.max(0, Math.min(ply, ana.fens.length - 1));
   const fen = ana.fens[ana.ply];
   if (!fen) return;
@@ -607,16 +623,126 @@ function showPly(ply) {
 function analysisArrows(view, ply) {
   const arrows = [];
   const best = ana.lines[0];
-  if (best && best.fen === ana.fens[ply] && best.pv_uci && best.pv_uci[0]) {
+  if (best && best.fen === currentFen() && best.pv_uci && best.pv_uci[0]) {
     arrows.push({ ...moveSquares(best.pv_uci[0]), kind: "engine" });
   }
-  const judged = ana.report && ana.report.moves[ply];
+  const judged = ana.vply === 0 && ana.report && ana.report.moves[ply];
   if (judged && judged.judgement && judged.best) {
     const m = (view.legal || []).find((x) => x.san === judged.best);
     if (m) arrows.push({ from: m.from, to: m.to, kind: "better" });
   }
   return arrows;
 }
+
+// ---------------------------------------------------------------- variations
+
+// A move made on the analysis board: the game's own next move steps on; any other starts (or
+// continues) a variation from here, which the board, the engine and the arrows then follow.
+async function analysisMove(uci) {
+  const v = ana.variation;
+  if (ana.vply === 0 && ana.uci[ana.ply] === uci) { showPly(ana.ply + 1); return; }
+  if (v && ana.vply > 0 && v.ucis[ana.vply] === uci) { showVariation(ana.vply + 1); return; }
+  await extendVariation([uci]);
+}
+
+// Plays `ucis` from the position shown into the variation (cut after the position shown when
+// the board is in it), then shows its first new move.
+async function extendVariation(ucis) {
+  let v = ana.variation;
+  if (!v || ana.vply === 0) {
+    v = { start: ana.ply, fens: [ana.fens[ana.ply]], sans: [], ucis: [] };
+  } else {
+    v = { start: v.start, fens: v.fens.slice(0, ana.vply + 1), sans: v.sans.slice(0, ana.vply),
+      ucis: v.ucis.slice(0, ana.vply) };
+  }
+  const first = v.ucis.length + 1;
+  try {
+    for (const uci of ucis) {
+      const r = await api("/api/move", { fen: v.fens[v.fens.length - 1], move: uci });
+      v.fens.push(r.fen);
+      v.sans.push(r.san);
+      v.ucis.push(r.uci);
+    }
+  } catch (e) {
+    $("status").textContent = e.message;
+    if (v.ucis.length < first) { drawBoard(); return; }
+  }
+  ana.variation = v;
+  showVariation(first);
+}
+
+function showVariation(vply) {
+  const v = ana.variation;
+  if (!v) return;
+  if (vply <= 0) { showPly(v.start); return; }
+  ana.vply = Math.min(vply, v.fens.length - 1);
+  const fen = v.fens[ana.vply];
+  const seq = ++ana.seq;
+  api("/api/position", { fen }).then((view) => {
+    if (seq !== ana.seq) return;
+    setPosition(view, moveSquares(v.ucis[ana.vply - 1]), analysisArrows(view, v.start));
+    $("status").textContent = view.status ? `Variation: ${view.status}` : "";
+  }).catch((e) => { $("status").textContent = e.message; });
+  document.querySelectorAll("#analyse-moves .move.current").forEach((el) => el.classList.remove("current"));
+  $("move-comment").textContent = "";
+  $("move-comment").className = "";
+  drawVariation();
+  restartEngine();
+}
+
+// The variation under the move list: its moves from where it leaves the game (a click goes to
+// one), and a button that deletes it.
+function drawVariation() {
+  const box = $("variation");
+  const v = ana.variation;
+  box.textContent = "";
+  box.hidden = !v;
+  if (!v) return;
+  const first = firstMove(v.fens[0]);
+  let number = first.number;
+  let white = !first.black;
+  const label = document.createElement("span");
+  label.className = "label";
+  label.textContent = "Variation: ";
+  box.appendChild(label);
+  v.sans.forEach((san, i) => {
+    if (white || i === 0) box.appendChild(document.createTextNode(white ? `${number}. ` : `${number}… `));
+    const span = document.createElement("span");
+    span.className = "move" + (ana.vply === i + 1 ? " current" : "");
+    span.dataset.vply = String(i + 1);
+    span.textContent = san;
+    box.appendChild(span);
+    box.appendChild(document.createTextNode(" "));
+    if (!white) number += 1;
+    white = !white;
+  });
+  const del = document.createElement("button");
+  del.type = "button";
+  del.id = "variation-delete";
+  del.textContent = "×";
+  del.title = "Delete the variation";
+  box.appendChild(del);
+}
+
+$("variation").addEventListener("click", (e) => {
+  if (e.target.id === "variation-delete") {
+    const back = ana.variation ? ana.variation.start : ana.ply;
+    ana.variation = null;
+    showPly(back);
+    return;
+  }
+  const vply = e.target.closest(".move")?.dataset.vply;
+  if (vply) showVariation(Number(vply));
+});
+
+// A click on an engine line plays it into a variation from the position shown.
+$("engine-lines").addEventListener("click", (e) => {
+  const i = Number(e.target.closest("[data-line]")?.dataset.line);
+  const line = ana.lines[i];
+  if (!line || line.fen !== currentFen()) return;
+  extendVariation(line.pv_uci.slice(0, 10));
+});
+
 
 function drawMoveList() {
   const list = $("analyse-moves");
@@ -780,7 +906,7 @@ function restartEngine() {
     board.arrows = board.arrows.filter((a) => a.kind !== "engine");
     drawBoard();
   }
-  const fen = ana.fens[ana.ply];
+  const fen = currentFen();
   if (!$("engine-on").checked || !fen || $("analyse-panel").hidden) { $("evalbar").hidden = true; return; }
   $("evalbar").hidden = false;
   ana.lines = [];
@@ -812,9 +938,11 @@ function scoreText(line) {
 function drawEngineLines() {
   const el = $("engine-lines");
   el.textContent = "";
-  ana.lines.forEach((line) => {
+  ana.lines.forEach((line, i) => {
     if (!line) return;
     const div = document.createElement("div");
+    div.dataset.line = String(i);
+    div.title = "Play this line on the board";
     div.textContent = `${scoreText(line)}  d${line.depth}  ${(line.nps / 1000).toFixed(0)} kn/s  ${line.pv.slice(0, 10).join(" ")}`;
     el.appendChild(div);
   });
@@ -845,6 +973,13 @@ document.addEventListener("keydown", (e) => {
     if (e.key in steps) { e.preventDefault(); reviewPlay(steps[e.key]); }
     return;
   }
+  if (ana.variation && ana.vply > 0) {
+    // In a variation the arrows step through it; Escape (or stepping back past its start)
+    // returns to the game.
+    const steps = { ArrowLeft: ana.vply - 1, ArrowRight: ana.vply + 1 };
+    if (e.key in steps) { e.preventDefault(); showVariation(steps[e.key]); return; }
+    if (e.key === "Escape") { showPly(ana.variation.start); return; }
+  }
   const moves = { ArrowLeft: ana.ply - 1, ArrowRight: ana.ply + 1, Home: 0, End: ana.fens.length - 1 };
   if (e.key in moves) { e.preventDefault(); showPly(moves[e.key]); }
 });
@@ -858,8 +993,9 @@ function showTab(name) {
   $("analyse-panel").hidden = name !== "analyse";
   $("status").textContent = name === "play" ? play.status : "";
   if (name === "analyse") {
-    board.onMove = null;
-    board.movable = null;
+    // On the analysis board either side's pieces move: into the game's next move, or a variation.
+    board.onMove = analysisMove;
+    board.movable = "both";
     if (ana.fens.length === 0) {
       ana.fens = [board.fen || "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"];
     }
@@ -868,6 +1004,7 @@ function showTab(name) {
   } else {
     restartEngine();
     board.orientation = play.human;
+    drawClocks(); // at once, not only when the game's view comes back
     if (play.id) api(`/api/games/${play.id}`).then((v) => {
       board.onMove = humanMove;
       board.movable = play.over || play.thinking ? null : play.human;
