@@ -238,6 +238,11 @@ try {
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/analysis.png` });
     await page.uncheck("#engine-on");
     await page.keyboard.press("Escape");
+    // Loading a game again drops the variation of the one before.
+    await clickMove("g1", "f3");
+    await page.waitForFunction(() => !document.querySelector("#variation").hidden);
+    await page.click("#load-pgn");
+    await page.waitForFunction(() => document.querySelector("#variation").hidden);
   });
 
   await step("a reload keeps the analysis and the game in progress", async () => {
@@ -309,6 +314,19 @@ try {
     })).status);
     if (refused !== 400) throw new Error(`a move after the flag got ${refused}`);
     await page.selectOption("#tc", "");
+  });
+
+  await step("a new game the server refuses (a bad FEN) leaves the game in progress as it was", async () => {
+    await page.click("#tab-play");
+    const before = await playMoves();
+    const id = await page.evaluate(() => play.id);
+    await page.fill("#start-fen", "not a position");
+    expectHttpErrors = 1;
+    await page.click("#new-game");
+    await page.waitForFunction(() => document.querySelector("#status").innerText.includes("bad FEN"));
+    await page.fill("#start-fen", "");
+    if ((await page.evaluate(() => play.id)) !== id) throw new Error("the game in progress was replaced");
+    if ((await playMoves()).join(" ") !== before.join(" ")) throw new Error("the moves changed");
   });
 
   await step("abort, review while playing, f flips, a draw offer declined, resign", async () => {

@@ -524,7 +524,14 @@ pub(super) async fn offer_draw(
                 "the engine is thinking in this game".into(),
             ));
         }
+        // Busy while the engine weighs the offer: no move may change the position it judges.
+        g.busy = true;
         (g.game.clone(), !human_of(g))
+    };
+    let busy = BusyGuard {
+        state: Arc::clone(&state),
+        id,
+        armed: true,
     };
     let permit = acquire(&state, Duration::from_secs(10)).await?;
     let mut searcher = take_searcher(&state);
@@ -546,6 +553,7 @@ pub(super) async fn offer_draw(
     };
     let accepted = skill::accepts_draw(engine_view, plies);
     let mut games = state.games.lock().map_err(|_| internal())?;
+    busy.clear(&mut games);
     let g = open_game(&mut games, id)?;
     if accepted {
         g.ended = Some(Ended {

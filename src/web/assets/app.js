@@ -295,7 +295,16 @@ async function flagFell(loser) {
     if (!$("play-panel").hidden) showGame(view, view.uci_moves[view.uci_moves.length - 1]);
     else endGame(view.status);
   } catch (e) {
-    endGame(`${loser === "white" ? "White" : "Black"} loses on time`);
+    // Refused (a move reached the server first, or the game had ended): the server's game is
+    // what counts.
+    try {
+      const view = await api(`/api/games/${play.id}`);
+      play.over = !!view.status;
+      setPlayMovable(play.over ? null : play.human);
+      showGame(view, view.uci_moves[view.uci_moves.length - 1]);
+    } catch (e2) {
+      setPlayStatus(e2.message);
+    }
   }
 }
 
@@ -365,25 +374,30 @@ function showGame(view, lastUci) {
 }
 
 async function newGame() {
+  const side = $("side").value;
+  const human = side === "random" ? (Math.random() < 0.5 ? "white" : "black") : side;
+  const tc = $("tc").value;
+  const strength = $("strength").value;
+  const elo = strength === "full" ? null : Number(strength);
+  const fen = $("start-fen").value.trim();
+  const request = { human, time_control: tc || null, elo };
+  if (fen) request.fen = fen;
+  // The game in progress stays as it is until the server has accepted the new one (a bad FEN
+  // is refused there).
+  const view = await api("/api/games", request);
   play.epoch += 1;
   play.thinking = false;
-  const side = $("side").value;
-  play.human = side === "random" ? (Math.random() < 0.5 ? "white" : "black") : side;
-  play.tc = $("tc").value;
-  const strength = $("strength").value;
-  play.elo = strength === "full" ? null : Number(strength);
-  if (play.tc) {
-    const [base, inc] = play.tc.split("+").map(Number);
+  play.human = human;
+  play.tc = tc;
+  play.elo = elo;
+  if (tc) {
+    const [base, inc] = tc.split("+").map(Number);
     play.clocks = { white: base * 1000, black: base * 1000, inc: inc * 1000, since: performance.now() };
   } else {
     play.clocks = null;
   }
   play.over = false;
-  board.orientation = play.human;
-  const fen = $("start-fen").value.trim();
-  const request = { human: play.human, time_control: play.tc || null, elo: play.elo };
-  if (fen) request.fen = fen;
-  const view = await api("/api/games", request);
+  board.orientation = human;
   play.id = view.id;
   setPlayMovable(play.human);
   board.onMove = humanMove;
@@ -438,6 +452,8 @@ async function takeBack() {
     play.over = false;
     setPlayMovable(play.human);
     showGame(view, view.uci_moves[view.uci_moves.length - 1]);
+    // Taken back to the engine's turn (the game began with its move): it moves again.
+    if (!play.over && view.turn !== play.human) await botMove();
   } catch (e) {
     setPlayStatus(e.message);
   }
@@ -462,6 +478,9 @@ async function offerDraw() {
   if (!play.id || play.over) return;
   if (play.thinking) { setPlayStatus("Offer the draw on your move."); return; }
   setPlayStatus("You offer a draw…");
+  // No moves while the engine weighs the offer.
+  play.thinking = true;
+  setPlayMovable(null);
   try {
     const answer = await api(`/api/games/${play.id}/draw`, {});
     if (answer.accepted) {
@@ -472,6 +491,9 @@ async function offerDraw() {
     }
   } catch (e) {
     setPlayStatus(e.message);
+  } finally {
+    play.thinking = false;
+    if (!play.over) setPlayMovable(play.human);
   }
 }
 
@@ -527,10 +549,20 @@ window.addEventListener("storage", (e) => {
   try { other = JSON.parse(e.newValue).play; } catch { return; }
   if (!other || !other.id || !play.id) return;
   if (other.id !== play.id) {
-    setPlayStatus("A new game was started in another tab; this tab keeps its own game.");
+    if (other.id !== play.otherId) {
+      play.otherId = other.id;
+      setPlayStatus("A new game was started in another tab; this tab keeps its own game.");
+    }
     return;
   }
   if (other.plies === play.plies && !!other.over === play.over) return;
+  // The same game, moved on in the other tab: its clocks, with the increments of the moves
+  // made there, are the ones to run on (between moves both tabs run the same wall clock).
+  if (other.clocks && play.clocks && Number.isFinite(other.clocks.savedAt)) {
+    play.clocks.white = other.clocks.white;
+    play.clocks.black = other.clocks.black;
+    play.clocks.since = performance.now() - Math.max(0, Date.now() - other.clocks.savedAt);
+  }
   api(`/api/games/${play.id}`).then((view) => {
     play.over = !!view.status;
     setPlayMovable(play.over ? null : play.human);
@@ -562,7 +594,7 @@ async function resumeGame(saved) {
   play.turn = view.turn;
   play.plies = view.moves.length;
   play.clocks = null;
-  if (p.clocks) {
+  if (p.clocks && [p.clocks.white, p.clocks.black, p.clocks.inc, p.clocks.savedAt].every(Number.isFinite)) {
     play.clocks = { white: p.clocks.white, black: p.clocks.black, inc: p.clocks.inc, since: performance.now() };
     // The clock of the side to move ran on while the page was away, as on lichess.
     if (clocksRunning()) play.clocks[view.turn] -= Math.max(0, Date.now() - p.clocks.savedAt);
@@ -580,7 +612,7 @@ async function resumeGame(saved) {
 const ana = { fens: [], moves: [], uci: [], ply: 0, report: null, source: null, lines: [], seq: 0, games: [], game: 1, annotated: null,
   // A line the user explores from a position of the game: {start, fens, sans, ucis}, and where
   // in it the board is (`vply` 0: on the game itself).
-  variation: null, vply: 0 };
+  variation: null, vply: 0, loads: 0 };
 
 // The position the analysis board shows: in the variation, or in the game.
 function currentFen() {
@@ -597,7 +629,7 @@ function showPly(ply) {
   const seq = ++ana.seq;
   const at = ana.ply;
   api("/api/position", { fen }).then((view) => {
-    if (seq !== ana.seq) return;
+    if (seq !== ana.seq || $("analyse-panel").hidden) return;
     setPosition(view, moveSquares(ana.uci[at - 1]), analysisArrows(view, at));
     $("status").textContent = view.status ? `Game over: ${view.status}` : "";
   }).catch((e) => { $("status").textContent = e.message; });
@@ -668,6 +700,7 @@ async function extendVariation(ucis) {
     if (v.ucis.length < first) { drawBoard(); return; }
   }
   ana.variation = v;
+  if ($("analyse-panel").hidden) return;
   showVariation(first);
 }
 
@@ -679,7 +712,7 @@ function showVariation(vply) {
   const fen = v.fens[ana.vply];
   const seq = ++ana.seq;
   api("/api/position", { fen }).then((view) => {
-    if (seq !== ana.seq) return;
+    if (seq !== ana.seq || $("analyse-panel").hidden) return;
     setPosition(view, moveSquares(v.ucis[ana.vply - 1]), analysisArrows(view, v.start));
     $("status").textContent = view.status ? `Variation: ${view.status}` : "";
   }).catch((e) => { $("status").textContent = e.message; });
@@ -776,10 +809,15 @@ $("analyse-moves").addEventListener("click", (e) => {
 async function loadPgn(analyse, game) {
   const text = $("pgn-input").value;
   $("status").textContent = analyse ? "Analysing the game…" : "";
+  // Only the latest load is shown: a slow analysis must not replace a game loaded after it.
+  const seq = ++ana.loads;
   try {
     const request = { pgn: text };
     if (game) request.game = game;
     const data = await api(analyse ? "/api/analyse-pgn" : "/api/pgn", request);
+    if (seq !== ana.loads) return;
+    ana.variation = null;
+    ana.vply = 0;
     ana.fens = data.fens;
     ana.moves = data.moves;
     ana.uci = data.uci_moves;
@@ -962,9 +1000,12 @@ $("pgn-file").addEventListener("change", async (e) => {
   loadPgn(false);
 });
 $("game-choice").addEventListener("change", (e) => loadPgn(false, Number(e.target.value)));
+// New text: its first game, whatever was chosen in the old one.
+$("pgn-input").addEventListener("input", () => { ana.game = 1; });
 
 document.addEventListener("keydown", (e) => {
   if (e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+  if (e.ctrlKey || e.metaKey || e.altKey) return; // the browser's own shortcuts (find, back)
   if (e.key === "f") { flip(); return; }
   if ($("analyse-panel").hidden) {
     // Play: step through the game being played.
@@ -1003,7 +1044,10 @@ function showTab(name) {
     drawClocks();
   } else {
     restartEngine();
+    ana.seq += 1; // an analysis position still on its way is not for this board
     board.orientation = play.human;
+    board.onMove = humanMove;
+    board.movable = play.over || play.thinking ? null : play.human;
     drawClocks(); // at once, not only when the game's view comes back
     if (play.id) api(`/api/games/${play.id}`).then((v) => {
       board.onMove = humanMove;
@@ -1037,18 +1081,30 @@ setInterval(tick, 200);
 
 // Start: the analysis and the game the last visit left, else a new game.
 (async () => {
-  const saved = loadState();
-  if (saved && saved.analyse && saved.analyse.fens && saved.analyse.fens.length) {
-    const a = saved.analyse;
-    $("pgn-input").value = a.pgn || "";
-    Object.assign(ana, { fens: a.fens, moves: a.moves || [], uci: a.uci || [], report: a.report || null,
-      ply: a.ply || 0, games: a.games || [], game: a.game || 1, annotated: a.annotated || null });
-    drawAnalysisDownload();
-    drawGameChoice(ana.games.length);
-    drawMoveList();
-    drawSummary();
+  let saved = loadState();
+  try {
+    if (saved && saved.analyse && Array.isArray(saved.analyse.fens) && saved.analyse.fens.length) {
+      const a = saved.analyse;
+      $("pgn-input").value = a.pgn || "";
+      Object.assign(ana, { fens: a.fens, moves: a.moves || [], uci: a.uci || [], report: a.report || null,
+        ply: a.ply || 0, games: a.games || [], game: a.game || 1, annotated: a.annotated || null });
+      drawAnalysisDownload();
+      drawGameChoice(ana.games.length);
+      drawMoveList();
+      drawSummary();
+    }
+  } catch {
+    // Stored by another version, or damaged: start afresh rather than fail on every visit.
+    Object.assign(ana, { fens: [], moves: [], uci: [], report: null, ply: 0, games: [], game: 1, annotated: null });
+    localStorage.removeItem(STORE);
+    saved = null;
   }
-  const resumed = await resumeGame(saved);
+  let resumed = false;
+  try {
+    resumed = await resumeGame(saved);
+  } catch {
+    localStorage.removeItem(STORE);
+  }
   if (!resumed) {
     const note = play.status;
     await newGame();
