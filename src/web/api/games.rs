@@ -284,13 +284,14 @@ pub(super) async fn bot_move(
             )));
         }
     }
+    // Checked and marked busy under one lock, so that two requests cannot both start a search.
     let game = with_game(&state, id, |g| {
         if let Some(why) = g.over() {
             return Err(bad(format!("the game is over: {why}")));
         }
+        g.busy = true;
         Ok(g.game.clone())
     })?;
-    set_busy(&state, id, true)?;
     let busy = BusyGuard {
         state: Arc::clone(&state),
         id,

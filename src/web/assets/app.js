@@ -530,6 +530,7 @@ function saveState() {
     const clocks = play.clocks ? { ...play.clocks, savedAt: Date.now() } : null;
     localStorage.setItem(STORE, JSON.stringify({
       tab: $("analyse-panel").hidden ? "play" : "analyse",
+      settings: { side: $("side").value, strength: $("strength").value, tc: $("tc").value },
       play: { id: play.id, human: play.human, over: play.over, elo: play.elo, tc: play.tc, clocks,
         plies: play.plies },
       analyse: { pgn: $("pgn-input").value, fens: ana.fens, moves: ana.moves, uci: ana.uci,
@@ -1098,6 +1099,11 @@ setInterval(tick, 200);
     Object.assign(ana, { fens: [], moves: [], uci: [], report: null, ply: 0, games: [], game: 1, annotated: null });
     localStorage.removeItem(STORE);
     saved = null;
+  }
+  // The game settings chosen last time (each only if it is still one of the choices).
+  const settings = (saved && saved.settings) || {};
+  for (const [id, value] of [["side", settings.side], ["strength", settings.strength], ["tc", settings.tc]]) {
+    if (typeof value === "string" && [...$(id).options].some((o) => o.value === value)) $(id).value = value;
   }
   let resumed = false;
   try {
