@@ -360,10 +360,18 @@ try {
     await page.waitForFunction(() => document.querySelector("#status").innerText === "Your move");
     await page.click("#offer-draw");
     await page.waitForFunction(() => document.querySelector("#status").innerText.includes("declines the draw"));
+    // Moves sound (the bot's reply too), and the switch turns it off, kept across a reload.
+    const sounds = await page.evaluate(() => sound.played);
+    if (sounds < 2) throw new Error(`${sounds} move sounds`);
+    await page.uncheck("#sound-on");
     await page.click("#resign");
     await page.waitForFunction(() => document.querySelector("#status").innerText === "Game over: White resigns");
     const pgn = await page.evaluate(async () => (await fetch(`/api/games/${play.id}/pgn`)).text());
     if (!pgn.includes('[Result "0-1"]')) throw new Error(`PGN after resigning:\n${pgn}`);
+    await page.reload();
+    await page.waitForFunction(() => document.querySelectorAll("#board .piece").length > 0);
+    if (await page.isChecked("#sound-on")) throw new Error("the sound switch was not kept");
+    await page.check("#sound-on");
   });
 
   await step("two tabs on one game: a move in one shows in the other", async () => {

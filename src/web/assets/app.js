@@ -358,7 +358,34 @@ function drawPlayMoves(moves, startFen) {
   list.scrollTop = list.scrollHeight;
 }
 
+// A short click on each move of the game played, unless switched off (the choice is kept).
+// The audio context is made on the first user gesture, as browsers require.
+const sound = { ctx: null, played: 0 };
+
+function moveSound(capture) {
+  if (!$("sound-on").checked || !sound.ctx) return;
+  const t = sound.ctx.currentTime;
+  const osc = sound.ctx.createOscillator();
+  const gain = sound.ctx.createGain();
+  osc.frequency.value = capture ? 330 : 520;
+  gain.gain.setValueAtTime(0.15, t);
+  gain.gain.exponentialRampToValueAtTime(0.001, t + 0.08);
+  osc.connect(gain).connect(sound.ctx.destination);
+  osc.start(t);
+  osc.stop(t + 0.09);
+  sound.played += 1;
+}
+
+document.addEventListener("pointerdown", () => {
+  if (sound.ctx || !window.AudioContext) return;
+  try { sound.ctx = new AudioContext(); } catch { /* no audio here: silence */ }
+}, { capture: true });
+
 function showGame(view, lastUci) {
+  // A new move in the game (not a redraw of the same position): its sound.
+  if (view.moves.length > play.plies && play.id === view.id && view.moves.length > 0) {
+    moveSound(view.moves[view.moves.length - 1].includes("x"));
+  }
   play.turn = view.turn;
   play.plies = view.moves.length;
   play.fens = view.fens || [];
@@ -530,7 +557,8 @@ function saveState() {
     const clocks = play.clocks ? { ...play.clocks, savedAt: Date.now() } : null;
     localStorage.setItem(STORE, JSON.stringify({
       tab: $("analyse-panel").hidden ? "play" : "analyse",
-      settings: { side: $("side").value, strength: $("strength").value, tc: $("tc").value },
+      settings: { side: $("side").value, strength: $("strength").value, tc: $("tc").value,
+        sound: $("sound-on").checked },
       play: { id: play.id, human: play.human, over: play.over, elo: play.elo, tc: play.tc, clocks,
         plies: play.plies },
       analyse: { pgn: $("pgn-input").value, fens: ana.fens, moves: ana.moves, uci: ana.uci,
@@ -1066,6 +1094,7 @@ $("takeback").addEventListener("click", takeBack);
 $("resign").addEventListener("click", () => endByPlayer("resign"));
 $("abort").addEventListener("click", () => endByPlayer("abort"));
 $("offer-draw").addEventListener("click", offerDraw);
+$("sound-on").addEventListener("change", saveState);
 const flip = () => { board.orientation = board.orientation === "white" ? "black" : "white"; drawBoard(); drawClocks(); };
 $("flip").addEventListener("click", flip);
 $("flip2").addEventListener("click", flip);
@@ -1105,6 +1134,7 @@ setInterval(tick, 200);
   for (const [id, value] of [["side", settings.side], ["strength", settings.strength], ["tc", settings.tc]]) {
     if (typeof value === "string" && [...$(id).options].some((o) => o.value === value)) $(id).value = value;
   }
+  if (typeof settings.sound === "boolean") $("sound-on").checked = settings.sound;
   let resumed = false;
   try {
     resumed = await resumeGame(saved);
