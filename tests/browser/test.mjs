@@ -155,6 +155,8 @@ try {
     await page.waitForSelector("#analyse-moves .move.blunder");
     const summary = await page.locator("#summary").innerText();
     if (!summary.includes("accuracy")) throw new Error(`summary: ${summary}`);
+    // The analysis streamed its progress as it went.
+    if ((await page.evaluate(() => ana.progressEvents)) < 1) throw new Error("no progress was shown");
     // The analysis downloads as an annotated PGN.
     await page.waitForSelector("#download-analysis:not([hidden])");
     const [download] = await Promise.all([page.waitForEvent("download"), page.click("#download-analysis")]);
@@ -427,6 +429,22 @@ try {
     await page.waitForFunction(() => document.querySelectorAll("#analyse-moves .move").length === 275);
     const chosen = await page.locator("#game-choice option:checked").innerText();
     if (!chosen.includes("gnuchess – sjeng 1/2-1/2")) throw new Error(`chosen ${chosen}`);
+  });
+
+  await step("a long analysis shows its progress and can be cancelled; the engine is free again", async () => {
+    // Game 16 (275 plies) is loaded: at 0.3 s a position it would take over a minute.
+    await page.selectOption("#analysis-time", "300");
+    await page.click("#analyse-game");
+    await page.waitForFunction(() => !document.querySelector("#analysis-running").hidden
+      && document.querySelector("#analysis-progress").value > 0, null, { timeout: 20000 });
+    await page.click("#analysis-cancel");
+    await page.waitForFunction(() => document.querySelector("#status").innerText === "Analysis cancelled"
+      && document.querySelector("#analysis-running").hidden);
+    await page.selectOption("#analysis-time", "50");
+    await page.fill("#pgn-input", "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0");
+    await page.click("#analyse-game");
+    await page.waitForFunction(() => document.querySelector("#status").innerText === "Analysis done"
+      && document.querySelectorAll("#analyse-moves .move").length === 7, null, { timeout: 30000 });
   });
 
   await step("narrow (phone) width still fits the board", async () => {

@@ -250,13 +250,15 @@ pub(super) struct AnalysedView {
     annotated_pgn: String,
 }
 
-/// `POST /api/analyse-pgn {pgn, movetime?}`: every position searched and every move judged
-/// as lichess does (`fianchetto analyze`'s engine work).
-pub(super) async fn analyse_pgn(
-    State(state): Shared,
-    body: Result<Json<PgnRequest>, JsonRejection>,
-) -> ApiResult<AnalysedView> {
-    let Json(req) = body?;
+/// Starts the whole-game analysis `req` asks for on a pooled searcher (refused with 429 when
+/// none is free): the game's view, the task that ends with the report and the annotated PGN,
+/// and a guard whose drop cancels it (its searchers stop and the permit comes back at once).
+/// `progress(done, total)` hears of each position analysed, from the searching thread.
+fn start_analysis(
+    state: Arc<AppState>,
+    req: &PgnRequest,
+    progress: Box<dyn Fn(usize, usize) + Send + Sync>,
+) -> Result<Started, ApiError> {
     let chosen = choose_game(&req.pgn, req.game)?;
     let number = chosen.number;
     let pgn = chosen.game.clone();
@@ -271,8 +273,6 @@ pub(super) async fn analyse_pgn(
     let permit = try_acquire(&state)?;
     let view = pgn_view(&chosen);
     let interrupt = crate::analysis::run::Interrupt::default();
-    // A client that leaves cancels the whole analysis: its searchers stop now and the permit
-    // comes back, rather than after up to 600 positions.
     let cancel = {
         let interrupt = interrupt.clone();
         OnDrop::new(move || interrupt.trigger())
@@ -280,7 +280,7 @@ pub(super) async fn analyse_pgn(
     // The pooled searcher the permit stands for: making a new one per request (16 MiB of hash
     // each) left the allocator holding hundreds of MiB after a soak.
     let searcher = take_searcher(&state);
-    let analysed = tokio::task::spawn_blocking(move || {
+    let task = tokio::task::spawn_blocking(move || {
         let opts = crate::analysis::Options {
             limits: Limits {
                 movetime: Some(movetime),
@@ -292,6 +292,8 @@ pub(super) async fn analyse_pgn(
             net: Some(crate::eval::nnue::default_net()),
             tablebases: None,
         };
+        let total = plies + 1;
+        let done = std::sync::atomic::AtomicUsize::new(0);
         let mut searchers = vec![searcher];
         let infos = crate::analysis::analyse_positions_with(
             &pgn,
@@ -299,7 +301,10 @@ pub(super) async fn analyse_pgn(
             &mut searchers,
             &interrupt.stop,
             &interrupt.controls,
-            &|_| {},
+            &|n| {
+                let now = done.fetch_add(n, std::sync::atomic::Ordering::Relaxed) + n;
+                progress(now, total);
+            },
         );
         if let Ok(mut pool) = state.searchers.lock() {
             pool.extend(searchers);
@@ -312,9 +317,27 @@ pub(super) async fn analyse_pgn(
         );
         let annotated = crate::analysis::annotate(&pgn, &report, &label).to_pgn();
         (report, annotated)
-    })
-    .await
-    .map_err(|_| internal());
+    });
+    Ok(Started { view, task, cancel })
+}
+
+/// A whole-game analysis under way (see `start_analysis`).
+pub(super) struct Started {
+    view: PgnView,
+    task: tokio::task::JoinHandle<(crate::analysis::GameReport, String)>,
+    cancel: OnDrop,
+}
+
+/// `POST /api/analyse-pgn {pgn, game?, movetime?}`: every position searched and every move
+/// judged as lichess does (`fianchetto analyze`'s engine work), answered at the end.
+pub(super) async fn analyse_pgn(
+    State(state): Shared,
+    body: Result<Json<PgnRequest>, JsonRejection>,
+) -> ApiResult<AnalysedView> {
+    let Json(req) = body?;
+    // A client that leaves cancels the whole analysis (the guard drops with this future).
+    let Started { view, task, cancel } = start_analysis(state, &req, Box::new(|_, _| {}))?;
+    let analysed = task.await.map_err(|_| internal());
     cancel.disarm();
     let (report, annotated_pgn) = analysed?;
     Ok(Json(AnalysedView {
@@ -322,4 +345,51 @@ pub(super) async fn analyse_pgn(
         report,
         annotated_pgn,
     }))
+}
+
+/// `POST /api/analyse-pgn/stream {pgn, game?, movetime?}`: the same analysis as server-sent
+/// events: `progress` `{done, total}` as positions are analysed, then one `done` with what
+/// `/api/analyse-pgn` answers (or `error`). Closing the stream cancels the analysis.
+pub(super) async fn analyse_pgn_stream(
+    State(state): Shared,
+    body: Result<Json<PgnRequest>, JsonRejection>,
+) -> Result<Response, ApiError> {
+    let Json(req) = body?;
+    let (tx, rx) = tokio::sync::mpsc::channel::<Event>(64);
+    let progress_tx = tx.clone();
+    let Started { view, task, cancel } = start_analysis(
+        state,
+        &req,
+        Box::new(move |done, total| {
+            // A full channel (a slow reader) skips a progress step; the next one says more.
+            let _ = progress_tx.try_send(
+                Event::default()
+                    .event("progress")
+                    .data(serde_json::json!({ "done": done, "total": total }).to_string()),
+            );
+        }),
+    )?;
+    tokio::spawn(async move {
+        let event = match task.await {
+            Ok((report, annotated_pgn)) => serde_json::to_string(&AnalysedView {
+                game: view,
+                report,
+                annotated_pgn,
+            })
+            .map_or_else(
+                |_| Event::default().event("error").data("internal error"),
+                |json| Event::default().event("done").data(json),
+            ),
+            Err(_) => Event::default().event("error").data("internal error"),
+        };
+        let _ = tx.send(event).await;
+    });
+    // The guard lives as long as the stream: a client that goes away cancels the analysis.
+    let stream = ReceiverStream::new(rx).map(move |event| {
+        let _ = &cancel;
+        Ok::<_, std::convert::Infallible>(event)
+    });
+    Ok(Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response())
 }

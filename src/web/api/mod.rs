@@ -5,7 +5,7 @@
 mod analysis;
 mod games;
 
-use analysis::{analyse_pgn, analysis, read_pgn};
+use analysis::{analyse_pgn, analyse_pgn_stream, analysis, read_pgn};
 use games::{
     abort, bot_move, flag, game_move, game_pgn, get_game, new_game, offer_draw, resign, undo,
 };
@@ -81,6 +81,7 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/api/analysis", get(analysis))
         .route("/api/pgn", post(read_pgn))
         .route("/api/analyse-pgn", post(analyse_pgn))
+        .route("/api/analyse-pgn/stream", post(analyse_pgn_stream))
 }
 
 /// A legal move as the page needs it.

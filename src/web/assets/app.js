@@ -641,7 +641,7 @@ async function resumeGame(saved) {
 const ana = { fens: [], moves: [], uci: [], ply: 0, report: null, source: null, lines: [], seq: 0, games: [], game: 1, annotated: null,
   // A line the user explores from a position of the game: {start, fens, sans, ucis}, and where
   // in it the board is (`vply` 0: on the game itself).
-  variation: null, vply: 0, loads: 0 };
+  variation: null, vply: 0, loads: 0, abort: null, progressEvents: 0 };
 
 // The position the analysis board shows: in the variation, or in the game.
 function currentFen() {
@@ -835,15 +835,83 @@ $("analyse-moves").addEventListener("click", (e) => {
   if (ply) showPly(Number(ply));
 });
 
+// A whole-game analysis streamed: progress as the positions are searched, a Cancel button, the
+// result at the end. Returns the result, or null when cancelled.
+async function analyseStreamed(request) {
+  const ctrl = new AbortController();
+  ana.abort = ctrl;
+  $("analysis-running").hidden = false;
+  $("analysis-progress").value = 0;
+  $("analysis-count").textContent = "";
+  try {
+    const res = await fetch("/api/analyse-pgn/stream", {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(request), signal: ctrl.signal,
+    });
+    if (!res.ok) {
+      const data = await res.json().catch(() => ({ error: res.statusText }));
+      throw new Error(data.error || res.statusText);
+    }
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let end;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        let event = "message";
+        let data = "";
+        for (const line of block.split("\n")) {
+          if (line.startsWith("event:")) event = line.slice(6).trim();
+          else if (line.startsWith("data:")) data += line.slice(5).trim();
+        }
+        if (event === "progress") {
+          const p = JSON.parse(data);
+          ana.progressEvents += 1;
+          $("analysis-progress").max = p.total;
+          $("analysis-progress").value = p.done;
+          $("analysis-count").textContent = `${p.done} / ${p.total} positions`;
+        } else if (event === "done") {
+          return JSON.parse(data);
+        } else if (event === "error") {
+          throw new Error(data);
+        }
+      }
+    }
+    throw new Error("the analysis ended without a result");
+  } catch (e) {
+    if (e.name === "AbortError") return null;
+    throw e;
+  } finally {
+    if (ana.abort === ctrl) ana.abort = null;
+    $("analysis-running").hidden = true;
+  }
+}
+
 async function loadPgn(analyse, game) {
   const text = $("pgn-input").value;
   $("status").textContent = analyse ? "Analysing the game…" : "";
+  if (ana.abort) ana.abort.abort(); // a new load replaces an analysis still running
   // Only the latest load is shown: a slow analysis must not replace a game loaded after it.
   const seq = ++ana.loads;
   try {
     const request = { pgn: text };
     if (game) request.game = game;
-    const data = await api(analyse ? "/api/analyse-pgn" : "/api/pgn", request);
+    let data;
+    if (analyse) {
+      request.movetime = Number($("analysis-time").value);
+      data = await analyseStreamed(request);
+      if (data === null) {
+        if (seq === ana.loads) $("status").textContent = "Analysis cancelled";
+        return;
+      }
+    } else {
+      data = await api("/api/pgn", request);
+    }
     if (seq !== ana.loads) return;
     ana.variation = null;
     ana.vply = 0;
@@ -1100,6 +1168,7 @@ $("flip").addEventListener("click", flip);
 $("flip2").addEventListener("click", flip);
 $("load-pgn").addEventListener("click", () => loadPgn(false));
 $("analyse-game").addEventListener("click", () => loadPgn(true, ana.game));
+$("analysis-cancel").addEventListener("click", () => { if (ana.abort) ana.abort.abort(); });
 $("engine-on").addEventListener("change", restartEngine);
 $("nav-first").addEventListener("click", () => showPly(0));
 $("nav-prev").addEventListener("click", () => showPly(ana.ply - 1));
