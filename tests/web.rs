@@ -765,13 +765,21 @@ async fn resigning_aborting_and_draw_offers_end_the_game_as_the_players_decide()
 async fn a_streamed_analysis_reports_progress_then_the_result() {
     let app = App::new();
     let body = json!({"pgn": "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0", "movetime": 10});
-    let (status, text) = app.post_raw("/api/analyse-pgn/stream", &body.to_string()).await;
+    let (status, text) = app
+        .post_raw("/api/analyse-pgn/stream", &body.to_string())
+        .await;
     assert_eq!(status, StatusCode::OK, "{text}");
     let mut progress = Vec::new();
     let mut done = None;
     for block in text.split("\n\n") {
-        let event = block.lines().find_map(|l| l.strip_prefix("event: ")).unwrap_or("");
-        let data: String = block.lines().filter_map(|l| l.strip_prefix("data: ")).collect();
+        let event = block
+            .lines()
+            .find_map(|l| l.strip_prefix("event: "))
+            .unwrap_or("");
+        let data: String = block
+            .lines()
+            .filter_map(|l| l.strip_prefix("data: "))
+            .collect();
         match event {
             "progress" => progress.push(serde_json::from_str::<Value>(&data).unwrap()),
             "done" => done = Some(serde_json::from_str::<Value>(&data).unwrap()),
@@ -780,10 +788,17 @@ async fn a_streamed_analysis_reports_progress_then_the_result() {
     }
     assert!(!progress.is_empty(), "{text}");
     let last = progress.last().unwrap();
-    assert_eq!((last["done"].as_u64(), last["total"].as_u64()), (Some(8), Some(8)), "{text}");
+    assert_eq!(
+        (last["done"].as_u64(), last["total"].as_u64()),
+        (Some(8), Some(8)),
+        "{text}"
+    );
     let done = done.unwrap_or_else(|| panic!("no done event: {text}"));
     assert_eq!(done["report"]["moves"].as_array().map(Vec::len), Some(7));
-    assert!(done["annotated_pgn"].as_str().unwrap().contains("[Annotator"));
+    assert!(done["annotated_pgn"]
+        .as_str()
+        .unwrap()
+        .contains("[Annotator"));
     // Bad input is refused before any stream starts.
     let (status, text) = app
         .post_raw("/api/analyse-pgn/stream", r#"{"pgn": "1. e4 e4"}"#)
