@@ -35,6 +35,8 @@ struct StoredGame {
     /// A search runs for this game (one at a time).
     busy: bool,
     last_used: Instant,
+    /// The person's side; the engine plays the other.
+    human: Color,
     /// The players as the PGN's `White` and `Black` tags name them.
     white: String,
     black: String,

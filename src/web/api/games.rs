@@ -102,9 +102,9 @@ pub(super) async fn new_game(
         }
         None => "Fianchetto".to_string(),
     };
-    let (white, black) = match req.human.as_deref() {
-        None | Some("white") => ("You".to_string(), engine),
-        Some("black") => (engine, "You".to_string()),
+    let (human, white, black) = match req.human.as_deref() {
+        None | Some("white") => (crate::chess::Color::White, "You".to_string(), engine),
+        Some("black") => (crate::chess::Color::Black, engine, "You".to_string()),
         Some(other) => return Err(bad(format!("human {other:?}: white or black"))),
     };
     let game = Game::new(board);
@@ -117,6 +117,7 @@ pub(super) async fn new_game(
         game,
         busy: false,
         last_used: Instant::now(),
+        human,
         white,
         black,
         time_control,
@@ -400,18 +401,11 @@ pub(super) async fn flag(
             color_name(board.side_to_move())
         )));
     }
-    let name = |c| {
-        if c == crate::chess::Color::White {
-            "White"
-        } else {
-            "Black"
-        }
-    };
     let winner = !loser;
     g.ended = Some(if crate::chess::can_mate(&board, winner) {
         Ended {
             result: win_for(winner),
-            text: format!("{} loses on time", name(loser)),
+            text: format!("{} loses on time", loser.name()),
             termination: "time forfeit",
         }
     } else {
@@ -419,8 +413,8 @@ pub(super) async fn flag(
             result: "1/2-1/2",
             text: format!(
                 "{} ran out of time, but {} cannot mate: draw",
-                name(loser),
-                name(winner)
+                loser.name(),
+                winner.name()
             ),
             termination: "time forfeit",
         }
@@ -454,30 +448,14 @@ fn open_game(
     Ok(g)
 }
 
-/// The person's colour in game `g` (the engine plays the other).
-fn human_of(g: &StoredGame) -> crate::chess::Color {
-    if g.black == "You" {
-        crate::chess::Color::Black
-    } else {
-        crate::chess::Color::White
-    }
-}
-
 /// `POST /api/games/{id}/resign`: the person resigns.
 pub(super) async fn resign(State(state): Shared, Path(id): Path<u64>) -> ApiResult<GameView> {
     let mut games = state.games.lock().map_err(|_| internal())?;
     let g = open_game(&mut games, id)?;
-    let human = human_of(g);
+    let human = g.human;
     g.ended = Some(Ended {
         result: win_for(!human),
-        text: format!(
-            "{} resigns",
-            if human == crate::chess::Color::White {
-                "White"
-            } else {
-                "Black"
-            }
-        ),
+        text: format!("{} resigns", human.name()),
         termination: "normal",
     });
     Ok(Json(game_view(id, g)))
@@ -527,7 +505,7 @@ pub(super) async fn offer_draw(
         }
         // Busy while the engine weighs the offer: no move may change the position it judges.
         g.busy = true;
-        (g.game.clone(), !human_of(g))
+        (g.game.clone(), !g.human)
     };
     let busy = BusyGuard {
         state: Arc::clone(&state),
