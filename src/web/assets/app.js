@@ -297,14 +297,7 @@ async function flagFell(loser) {
   } catch (e) {
     // Refused (a move reached the server first, or the game had ended): the server's game is
     // what counts.
-    try {
-      const view = await api(`/api/games/${play.id}`);
-      play.over = !!view.status;
-      setPlayMovable(play.over ? null : play.human);
-      showGame(view, view.uci_moves[view.uci_moves.length - 1]);
-    } catch (e2) {
-      setPlayStatus(e2.message);
-    }
+    await refreshGame(true).catch((e2) => setPlayStatus(e2.message));
   }
 }
 
@@ -486,6 +479,16 @@ async function takeBack() {
   }
 }
 
+// Shows the game played as the server has it now (another tab's moves, the end of a review, a
+// refused flag); with `adoptOver`, whether it is over is the server's word too. No piece moves
+// while it is over or the engine thinks.
+async function refreshGame(adoptOver) {
+  const view = await api(`/api/games/${play.id}`);
+  if (adoptOver) play.over = !!view.status;
+  setPlayMovable(play.over || play.thinking ? null : play.human);
+  showGame(view, view.uci_moves[view.uci_moves.length - 1]);
+}
+
 // The players end a game: resign, or abort before each side has moved once.
 async function endByPlayer(kind) {
   if (!play.id || play.over) return;
@@ -532,10 +535,7 @@ function reviewPlay(ply) {
   const at = Math.max(0, Math.min(ply, last));
   if (at === last) {
     play.review = null;
-    if (play.id) api(`/api/games/${play.id}`).then((v) => {
-      setPlayMovable(play.over || play.thinking ? null : play.human);
-      showGame(v, v.uci_moves[v.uci_moves.length - 1]);
-    }).catch((e) => setPlayStatus(e.message));
+    if (play.id) refreshGame(false).catch((e) => setPlayStatus(e.message));
     return;
   }
   play.review = at;
@@ -592,11 +592,7 @@ window.addEventListener("storage", (e) => {
     play.clocks.black = other.clocks.black;
     play.clocks.since = performance.now() - Math.max(0, Date.now() - other.clocks.savedAt);
   }
-  api(`/api/games/${play.id}`).then((view) => {
-    play.over = !!view.status;
-    setPlayMovable(play.over ? null : play.human);
-    showGame(view, view.uci_moves[view.uci_moves.length - 1]);
-  }).catch((err) => setPlayStatus(err.message));
+  refreshGame(true).catch((err) => setPlayStatus(err.message));
 });
 
 function loadState() {
@@ -1146,11 +1142,7 @@ function showTab(name) {
     board.onMove = humanMove;
     board.movable = play.over || play.thinking ? null : play.human;
     drawClocks(); // at once, not only when the game's view comes back
-    if (play.id) api(`/api/games/${play.id}`).then((v) => {
-      board.onMove = humanMove;
-      board.movable = play.over || play.thinking ? null : play.human;
-      showGame(v, v.uci_moves[v.uci_moves.length - 1]);
-    }).catch((e) => { $("status").textContent = e.message; });
+    if (play.id) refreshGame(false).catch((e) => setPlayStatus(e.message));
   }
   saveState();
 }
