@@ -443,8 +443,10 @@ try {
     await page.selectOption("#analysis-time", "50");
     await page.fill("#pgn-input", "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0");
     await page.click("#analyse-game");
-    await page.waitForFunction(() => document.querySelector("#status").innerText === "Analysis done"
-      && document.querySelectorAll("#analyse-moves .move").length === 7, null, { timeout: 30000 });
+    // The result itself, not the status line (which the position shown next may overwrite).
+    await page.waitForFunction(() => ana.report && ana.report.moves.length === 7
+      && document.querySelectorAll("#analyse-moves .move").length === 7
+      && document.querySelector("#analysis-running").hidden, null, { timeout: 30000 });
   });
 
   await step("narrow (phone) width still fits the board", async () => {
