@@ -403,5 +403,18 @@ mod tests {
             assert!(e.to_string().contains("nested deeper than 100"), "{e}");
             assert_eq!(games[1].as_ref().unwrap().tag("Event"), Some("next"));
         }
+        // The lexer keeps the too-deep part out: 20,000 levels cost the tokens of 100, so a
+        // hostile request leaves no megabytes behind in the allocator.
+        let shallow = lex::lex(&nested(MAX_VARIATION_DEPTH)).len();
+        assert!(lex::lex(&nested(20_000)).len() <= shallow + 1);
+        // Variations never closed end at the next tag section; the game there is read.
+        let text = format!(
+            "1. e4 {}\n[Event \"next\"]\n\n1. d4 *",
+            "(1. d4 ".repeat(20_000)
+        );
+        let games = read_games(&text);
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].as_ref().unwrap_err().kind, PgnErrorKind::TooDeep);
+        assert_eq!(games[1].as_ref().unwrap().tag("Event"), Some("next"));
     }
 }
