@@ -9,7 +9,7 @@
 mod api;
 mod assets;
 
-use crate::chess::{Color, Game};
+use crate::chess::{Color, Game, GameRecord};
 use crate::search::Searcher;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
@@ -31,7 +31,8 @@ pub const MAX_ANALYSED_PLIES: usize = 600;
 
 /// A game kept by the server.
 struct StoredGame {
-    game: Game,
+    /// The moves, replayed when used: a thousand stored games stay small (issue 26's soak).
+    record: GameRecord,
     /// A search runs for this game (one at a time).
     busy: bool,
     last_used: Instant,
@@ -58,9 +59,19 @@ struct Ended {
 }
 
 impl StoredGame {
+    /// The game, every position replayed.
+    fn game(&self) -> Game {
+        self.record.replay()
+    }
+
+    /// Keeps `game` as this game's moves.
+    fn set_game(&mut self, game: &Game) {
+        self.record = GameRecord::of(game);
+    }
+
     /// Why no more moves may be played, if the game is over.
     fn over(&self) -> Option<String> {
-        match (&self.ended, self.game.outcome()) {
+        match (&self.ended, self.game().outcome()) {
             (Some(e), _) => Some(e.text.clone()),
             (None, Some(o)) => Some(o.to_string()),
             (None, None) => None,

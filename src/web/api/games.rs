@@ -19,9 +19,9 @@ pub(super) struct GameView {
 }
 
 pub(super) fn game_view(id: u64, g: &StoredGame) -> GameView {
-    let game = &g.game;
+    let game = g.game();
     let start = *game.start();
-    let mut position = position_view(game);
+    let mut position = position_view(&game);
     if let Some(e) = &g.ended {
         position.legal.clear();
         position.status = Some(e.text.clone());
@@ -114,7 +114,7 @@ pub(super) async fn new_game(
         *next
     };
     let stored = StoredGame {
-        game,
+        record: GameRecord::of(&game),
         busy: false,
         last_used: Instant::now(),
         human,
@@ -183,9 +183,10 @@ pub(super) async fn game_move(
         if let Some(why) = g.over() {
             return Err(bad(format!("the game is over: {why}")));
         }
-        g.game
-            .push_text(req.mv.trim())
+        let mut game = g.game();
+        game.push_text(req.mv.trim())
             .map_err(|e| bad(format!("illegal move {:?}: {e}", req.mv)))?;
+        g.set_game(&game);
         Ok(Json(game_view(id, g)))
     })
 }
@@ -207,11 +208,13 @@ pub(super) async fn undo(
         if let Some(e) = &g.ended {
             return Err(bad(format!("the game is over: {}", e.text)));
         }
+        let mut game = g.game();
         for _ in 0..plies {
-            if g.game.pop().is_none() {
+            if game.pop().is_none() {
                 break;
             }
         }
+        g.set_game(&game);
         Ok(Json(game_view(id, g)))
     })
 }
@@ -291,7 +294,7 @@ pub(super) async fn bot_move(
             return Err(bad(format!("the game is over: {why}")));
         }
         g.busy = true;
-        Ok(g.game.clone())
+        Ok(g.game())
     })?;
     let busy = BusyGuard {
         state: Arc::clone(&state),
@@ -338,8 +341,10 @@ pub(super) async fn bot_move(
         let best = result
             .best
             .ok_or_else(|| bad("no legal move".to_string()))?;
-        let before = *g.game.board();
-        g.game.push(best).map_err(|e| bad(e.to_string()))?;
+        let mut game = g.game();
+        let before = *game.board();
+        game.push(best).map_err(|e| bad(e.to_string()))?;
+        g.set_game(&game);
         Ok(BotView {
             bot: BotMove {
                 uci: before.uci_move(best, false),
@@ -394,7 +399,7 @@ pub(super) async fn flag(
             format!("the game is over: {why}"),
         ));
     }
-    let board = *g.game.board();
+    let board = *g.game().board();
     if board.side_to_move() != loser {
         return Err(bad(format!(
             "only the side to move can run out of time ({} is to move)",
@@ -466,7 +471,7 @@ pub(super) async fn resign(State(state): Shared, Path(id): Path<u64>) -> ApiResu
 pub(super) async fn abort(State(state): Shared, Path(id): Path<u64>) -> ApiResult<GameView> {
     let mut games = state.games.lock().map_err(|_| internal())?;
     let g = open_game(&mut games, id)?;
-    if g.game.moves().len() >= 2 {
+    if g.record.moves().len() >= 2 {
         return Err(bad(
             "a game can be aborted only before each side has moved; resign instead",
         ));
@@ -505,7 +510,7 @@ pub(super) async fn offer_draw(
         }
         // Busy while the engine weighs the offer: no move may change the position it judges.
         g.busy = true;
-        (g.game.clone(), !g.human)
+        (g.game(), !g.human)
     };
     let busy = BusyGuard {
         state: Arc::clone(&state),
@@ -555,7 +560,8 @@ pub(super) async fn game_pgn(
 ) -> Result<Response, ApiError> {
     let games = state.games.lock().map_err(|_| internal())?;
     let g = games.get(&id).ok_or_else(|| unknown(id))?;
-    let mut pgn = PgnGame::from_game(&g.game);
+    let game = g.game();
+    let mut pgn = PgnGame::from_game(&game);
     pgn.set_tag("Event", "Fianchetto in the browser");
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -563,7 +569,7 @@ pub(super) async fn game_pgn(
     pgn.set_tag("Date", &crate::chess::pgn::date_tag(now));
     pgn.set_tag("White", &g.white);
     pgn.set_tag("Black", &g.black);
-    let (result, termination) = match (&g.ended, g.game.outcome()) {
+    let (result, termination) = match (&g.ended, game.outcome()) {
         (Some(e), _) => (e.result, Some(e.termination)),
         (None, Some(o)) => (o.result(), Some("normal")),
         (None, None) => ("*", None),
