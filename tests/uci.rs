@@ -47,33 +47,28 @@ impl Engine {
 
     /// Reads lines until one starts with `prefix`; returns it and the time it took.
     fn expect(&mut self, prefix: &str, within: Duration) -> (String, Duration) {
+        self.expect_line(|l| l.starts_with(prefix), within)
+    }
+
+    /// Reads lines until one satisfies `wanted`; returns it and the time it took.
+    fn expect_line(
+        &mut self,
+        wanted: impl Fn(&str) -> bool,
+        within: Duration,
+    ) -> (String, Duration) {
         let start = Instant::now();
         loop {
             let left = within.checked_sub(start.elapsed()).unwrap_or_default();
             match self.lines.recv_timeout(left) {
                 Ok(l) => {
                     self.seen.push(l.clone());
-                    if l.starts_with(prefix) {
+                    if wanted(&l) {
                         return (l, start.elapsed());
                     }
                 }
-                Err(_) => panic!("no {prefix:?} within {within:?}; saw {:?}", self.seen),
+                Err(_) => panic!("no expected line within {within:?}; saw {:?}", self.seen),
             }
         }
-    }
-
-    /// Collects every line that arrives within `d`.
-    fn drain(&mut self, d: Duration) -> Vec<String> {
-        let mut out = Vec::new();
-        let start = Instant::now();
-        while let Ok(l) = self
-            .lines
-            .recv_timeout(d.checked_sub(start.elapsed()).unwrap_or_default())
-        {
-            out.push(l);
-        }
-        self.seen.extend(out.iter().cloned());
-        out
     }
 
     fn quit(mut self) {
@@ -84,22 +79,22 @@ impl Engine {
                 assert!(status.success(), "exit status {status}");
                 return;
             }
-            assert!(
-                start.elapsed() < Duration::from_secs(5),
-                "engine did not quit"
-            );
+            assert!(start.elapsed() < LIVENESS, "engine did not quit");
             std::thread::sleep(Duration::from_millis(10));
         }
     }
 }
 
-const SEC: Duration = Duration::from_secs(1);
+/// How long a test waits for a reply that must come: long enough that a loaded 2-core machine
+/// never trips it (a reply that never comes still fails). Latencies are measured by
+/// scripts/uci_latency.py, not asserted here.
+const LIVENESS: Duration = Duration::from_secs(30);
 
 #[test]
 fn scripted_session() {
     let mut e = Engine::start();
     e.send("uci");
-    let (_, _) = e.expect("uciok", 10 * SEC);
+    let (_, _) = e.expect("uciok", LIVENESS);
     assert!(e.seen.iter().any(|l| l.starts_with("id name Fianchetto")));
     assert!(e
         .seen
@@ -108,11 +103,11 @@ fn scripted_session() {
     assert!(e.seen.iter().any(|l| l.starts_with("option name MultiPV")));
     e.send("setoption name Hash value 32");
     e.send("isready");
-    e.expect("readyok", 10 * SEC);
+    e.expect("readyok", LIVENESS);
     e.send("ucinewgame");
     e.send("position startpos moves e2e4 e7e5 g1f3");
     e.send("go depth 6");
-    let (best, _) = e.expect("bestmove", 20 * SEC);
+    let (best, _) = e.expect("bestmove", LIVENESS);
     let mv = best.split_whitespace().nth(1).unwrap().to_string();
     assert!(e
         .seen
@@ -125,9 +120,9 @@ fn scripted_session() {
     // The move must be legal for Black there: feed it back.
     e.send(&format!("position startpos moves e2e4 e7e5 g1f3 {mv}"));
     e.send("go movetime 100");
-    e.expect("bestmove", 10 * SEC);
+    e.expect("bestmove", LIVENESS);
     e.send("go wtime 1000 btime 1000 winc 10 binc 10");
-    e.expect("bestmove", 10 * SEC);
+    e.expect("bestmove", LIVENESS);
     e.quit();
 }
 
@@ -138,23 +133,16 @@ fn infinite_search_isready_and_stop() {
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(300));
     e.send("isready");
-    let (_, isready_latency) = e.expect("readyok", SEC);
-    assert!(
-        isready_latency < Duration::from_millis(250),
-        "{isready_latency:?}"
-    );
-    // No bestmove before stop in infinite mode.
-    std::thread::sleep(Duration::from_millis(200));
+    e.expect("readyok", LIVENESS);
+    // No bestmove before stop in infinite mode: readyok is answered while it searches.
     assert!(!e.seen.iter().any(|l| l.starts_with("bestmove")));
     e.send("stop");
-    let (_, stop_latency) = e.expect("bestmove", SEC);
-    assert!(
-        stop_latency < Duration::from_millis(250),
-        "{stop_latency:?}"
-    );
-    // Exactly one bestmove.
-    let later = e.drain(Duration::from_millis(300));
-    assert!(!later.iter().any(|l| l.starts_with("bestmove")));
+    e.expect("bestmove", LIVENESS);
+    // Exactly one bestmove: a second would come before the readyok that follows it.
+    e.send("isready");
+    e.expect("readyok", LIVENESS);
+    let bestmoves = e.seen.iter().filter(|l| l.starts_with("bestmove")).count();
+    assert_eq!(bestmoves, 1, "{:?}", e.seen);
     e.quit();
 }
 
@@ -164,13 +152,18 @@ fn infinite_search_that_finishes_still_waits_for_stop() {
     // Only one legal move and a forced line: the search ends fast, bestmove must still wait.
     e.send("position fen 7k/8/5QK1/8/8/8/8/r7 b - - 0 1");
     e.send("go infinite depth 3");
-    let early = e.drain(Duration::from_millis(400));
+    // The search is done once depth 3 is reported; a bestmove printed at its end would come
+    // before the readyok asked for after it.
+    e.expect("info depth 3", LIVENESS);
+    e.send("isready");
+    e.expect("readyok", LIVENESS);
     assert!(
-        !early.iter().any(|l| l.starts_with("bestmove")),
-        "{early:?}"
+        !e.seen.iter().any(|l| l.starts_with("bestmove")),
+        "{:?}",
+        e.seen
     );
     e.send("stop");
-    e.expect("bestmove", SEC);
+    e.expect("bestmove", LIVENESS);
     e.quit();
 }
 
@@ -180,10 +173,23 @@ fn ponder_then_ponderhit() {
     e.send("setoption name Ponder value true");
     e.send("position startpos moves e2e4");
     e.send("go ponder wtime 2000 btime 2000");
-    let early = e.drain(Duration::from_millis(500));
-    assert!(!early.iter().any(|l| l.starts_with("bestmove")));
+    // Pondering outlives the move's budget (a fraction of the 2 s clock): wait until the
+    // engine reports having thought for longer than the whole clock, with no bestmove.
+    loop {
+        let (line, _) = e.expect("info", LIVENESS);
+        assert!(!e.seen.iter().any(|l| l.starts_with("bestmove")));
+        let time = line
+            .split_whitespace()
+            .skip_while(|w| *w != "time")
+            .nth(1)
+            .and_then(|t| t.parse::<u64>().ok());
+        if time.is_some_and(|t| t > 2_000) {
+            break;
+        }
+    }
+    assert!(!e.seen.iter().any(|l| l.starts_with("bestmove")));
     e.send("ponderhit");
-    e.expect("bestmove", 3 * SEC);
+    e.expect("bestmove", LIVENESS);
     e.quit();
 }
 
@@ -193,7 +199,7 @@ fn multipv_lines() {
     e.send("setoption name MultiPV value 3");
     e.send("position startpos");
     e.send("go depth 5");
-    e.expect("bestmove", 10 * SEC);
+    e.expect("bestmove", LIVENESS);
     for k in 1..=3 {
         assert!(
             e.seen
@@ -210,12 +216,12 @@ fn no_legal_moves() {
     let mut e = Engine::start();
     e.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
     e.send("go depth 5");
-    let (best, _) = e.expect("bestmove", 10 * SEC);
+    let (best, _) = e.expect("bestmove", LIVENESS);
     assert_eq!(best, "bestmove (none)");
     assert!(e.seen.iter().any(|l| l == "info depth 0 score mate 0"));
     e.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
     e.send("go depth 5");
-    e.expect("bestmove (none)", 10 * SEC);
+    e.expect("bestmove (none)", LIVENESS);
     assert!(e.seen.iter().any(|l| l == "info depth 0 score cp 0"));
     e.quit();
 }
@@ -225,7 +231,7 @@ fn go_perft_divide() {
     let mut e = Engine::start();
     e.send("position startpos");
     e.send("go perft 3");
-    let (total, _) = e.expect("Nodes searched", 10 * SEC);
+    let (total, _) = e.expect("Nodes searched", LIVENESS);
     assert_eq!(total, "Nodes searched: 8902");
     assert!(e.seen.iter().any(|l| l == "e2e4: 600"));
     e.quit();
@@ -238,18 +244,18 @@ fn helpers_d_eval_bench() {
     e.send("d");
     e.expect(
         "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
-        10 * SEC,
+        LIVENESS,
     );
-    e.expect("Key: ", SEC);
-    e.expect("Checkers:", SEC);
+    e.expect("Key: ", LIVENESS);
+    e.expect("Checkers:", LIVENESS);
     e.send("eval");
-    e.expect("Total (side to move", 10 * SEC);
+    e.expect("Total (side to move", LIVENESS);
     e.send("bench 3");
-    let (line, _) = e.expect("", 30 * SEC);
+    let (line, _) = e.expect("", LIVENESS);
     let _ = line;
     let mut found = false;
     for _ in 0..60 {
-        let (l, _) = e.expect("", 30 * SEC);
+        let (l, _) = e.expect("", LIVENESS);
         let w: Vec<&str> = l.split_whitespace().collect();
         if w.len() == 4 && w[1] == "nodes" && w[3] == "nps" {
             found = true;
@@ -263,35 +269,39 @@ fn helpers_d_eval_bench() {
 #[test]
 fn bad_input_keeps_the_engine_usable() {
     let mut e = Engine::start();
+    // Each bad line and whether it deserves a word: blank lines, and `stop` or `ponderhit`
+    // with nothing running, are ignored in silence (as Stockfish does); the rest are explained.
     let bad = [
-        "xyzzy",
-        "",
-        "   \t  ",
-        "position fen 8/8/8 w - - 0 1",
-        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e4 e7e5 e1e3",
-        "position startpos moves e2e4 zz99",
-        "position",
-        "setoption name NoSuchOption value 3",
-        "setoption name Hash value 999999999",
-        "setoption name Hash value -5",
-        "setoption name MultiPV value 0",
-        "setoption",
-        "stop",
-        "ponderhit",
-        "debug maybe",
-        "go perft banana",
+        ("xyzzy", true),
+        ("", false),
+        ("   \t  ", false),
+        ("position fen 8/8/8 w - - 0 1", true),
+        ("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e4 e7e5 e1e3", true),
+        ("position startpos moves e2e4 zz99", true),
+        ("position", true),
+        ("setoption name NoSuchOption value 3", true),
+        ("setoption name Hash value 999999999", true),
+        ("setoption name Hash value -5", true),
+        ("setoption name MultiPV value 0", true),
+        ("setoption", true),
+        ("stop", false),
+        ("ponderhit", false),
+        ("debug maybe", true),
+        ("go perft banana", true),
     ];
-    for b in bad {
+    for (b, explained) in bad {
+        let before = e.seen.len();
         e.send(b);
+        // Everything the line made the engine say comes before the readyok asked after it.
+        e.send("isready");
+        e.expect("readyok", LIVENESS);
+        let said = &e.seen[before..];
+        assert_eq!(
+            said.iter().any(|l| l.starts_with("info string")),
+            explained,
+            "{b:?}: {said:?}"
+        );
     }
-    e.send("isready");
-    e.expect("readyok", 10 * SEC);
-    let strings = e
-        .seen
-        .iter()
-        .filter(|l| l.starts_with("info string"))
-        .count();
-    assert!(strings >= 12, "{:?}", e.seen);
     assert!(e.seen.iter().any(|l| l.contains("unknown command: xyzzy")));
     assert!(e.seen.iter().any(|l| l.contains("illegal move e1e3")
         && l.contains("the moves before it were played, the rest ignored")));
@@ -300,42 +310,42 @@ fn bad_input_keeps_the_engine_usable() {
     e.send("d");
     e.expect(
         "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
-        10 * SEC,
+        LIVENESS,
     );
     // A go with parameters that cannot be read still searches, says what it ignored, and
     // answers: with no limit left it is infinite, so `stop` ends it.
     e.send("go depth banana");
     e.expect(
         "info string go depth needs a number, not \"banana\"; ignored",
-        10 * SEC,
+        LIVENESS,
     );
     e.send("stop");
-    let (best, _) = e.expect("bestmove", 10 * SEC);
+    let (best, _) = e.expect("bestmove", LIVENESS);
     assert_ne!(best, "bestmove (none)");
     e.send("go fast depth 2");
     e.expect(
         "info string unknown go parameter \"fast\"; ignored",
-        10 * SEC,
+        LIVENESS,
     );
-    e.expect("bestmove", 10 * SEC);
+    e.expect("bestmove", LIVENESS);
     // A go during a search: the running one answers first, then the new one.
     e.send("go infinite");
     e.send("position startpos moves d2d4");
     e.send("go depth 1");
     e.expect(
         "info string a new go stops the search (or perft or bench) that was running",
-        10 * SEC,
+        LIVENESS,
     );
-    let (first, _) = e.expect("bestmove", 10 * SEC);
+    let (first, _) = e.expect("bestmove", LIVENESS);
     // The first answer is for the old position (Black to move after e2e4).
     let mv = first.split_whitespace().nth(1).unwrap();
     assert!(mv.ends_with('6') || mv.ends_with('5'), "{mv}");
-    let (second, _) = e.expect("bestmove", 10 * SEC);
+    let (second, _) = e.expect("bestmove", LIVENESS);
     let mv = second.split_whitespace().nth(1).unwrap();
     assert!(mv.ends_with('6') || mv.ends_with('5'), "{mv}");
     // Nothing more: exactly one bestmove per go.
     e.send("isready");
-    e.expect("readyok", 10 * SEC);
+    e.expect("readyok", LIVENESS);
     let bestmoves = e.seen.iter().filter(|l| l.starts_with("bestmove")).count();
     assert_eq!(bestmoves, 4, "{:?}", e.seen);
     e.quit();
@@ -348,23 +358,23 @@ fn illegal_searchmoves_are_skipped_and_moves_after_the_end_refused() {
     e.send("go depth 6 searchmoves e2e5 g1f3 xx");
     e.expect(
         "info string searchmoves e2e5 is not a legal move here; skipped",
-        10 * SEC,
+        LIVENESS,
     );
     e.expect(
         "info string searchmoves xx is not a legal move here; skipped",
-        10 * SEC,
+        LIVENESS,
     );
-    let (best, _) = e.expect("bestmove", 30 * SEC);
+    let (best, _) = e.expect("bestmove", LIVENESS);
     assert!(best.starts_with("bestmove g1f3"), "{best}");
     // Fool's mate, then a move: the game is over, so the move is refused, the mate kept, and
     // the answer is `bestmove (none)`, as Stockfish gives.
     e.send("position startpos moves f2f3 e7e5 g2g4 d8h4 a2a3");
     e.expect(
         "info string illegal move a2a3 (move 5 of the list)",
-        10 * SEC,
+        LIVENESS,
     );
     e.send("go depth 3");
-    let (best, _) = e.expect("bestmove", 10 * SEC);
+    let (best, _) = e.expect("bestmove", LIVENESS);
     assert_eq!(best, "bestmove (none)");
     e.quit();
 }
@@ -381,7 +391,7 @@ fn long_move_list() {
     e.send("d");
     e.expect(
         "Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 300 151",
-        10 * SEC,
+        LIVENESS,
     );
     e.quit();
 }
@@ -399,10 +409,7 @@ fn end_of_input_is_quit() {
             assert!(status.success());
             break;
         }
-        assert!(
-            start.elapsed() < Duration::from_secs(3),
-            "engine did not exit on EOF"
-        );
+        assert!(start.elapsed() < LIVENESS, "engine did not exit on EOF");
         std::thread::sleep(Duration::from_millis(10));
     }
     // The reader thread may still be passing on the last lines: read until it hangs up.
@@ -424,55 +431,55 @@ fn evalfile_and_use_nnue() {
     std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
     let mut e = Engine::start();
     e.send("uci");
-    e.expect("option name EvalFile type string", 10 * SEC);
-    e.expect("uciok", 10 * SEC);
+    e.expect("option name EvalFile type string", LIVENESS);
+    e.expect("uciok", LIVENESS);
     e.send("position fen 4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
     e.send("eval");
-    let (nnue, _) = e.expect("NNUE evaluation:", 10 * SEC);
+    let (nnue, _) = e.expect("NNUE evaluation:", LIVENESS);
     e.send(&format!("setoption name EvalFile value {}", good.display()));
     e.expect(
         &format!("info string EvalFile {} loaded", good.display()),
-        10 * SEC,
+        LIVENESS,
     );
     // A net with output buckets (file version 2) loads too, and evaluates differently.
     e.send("setoption name EvalFile value nets/n5b-candidate.fnn");
     let (loaded, _) = e.expect(
         "info string EvalFile nets/n5b-candidate.fnn loaded",
-        10 * SEC,
+        LIVENESS,
     );
     assert!(loaded.contains("8 output buckets"), "{loaded}");
     e.send("eval");
-    let (bucketed, _) = e.expect("NNUE evaluation:", 10 * SEC);
+    let (bucketed, _) = e.expect("NNUE evaluation:", LIVENESS);
     assert_ne!(bucketed, nnue);
     e.send(&format!("setoption name EvalFile value {}", good.display()));
     e.expect(
         &format!("info string EvalFile {} loaded", good.display()),
-        10 * SEC,
+        LIVENESS,
     );
     e.send("setoption name EvalFile value /nonexistent/net.fnn");
     let (err, _) = e.expect(
         "info string EvalFile /nonexistent/net.fnn not loaded",
-        10 * SEC,
+        LIVENESS,
     );
     assert!(err.contains("previous net stays"), "{err}");
     e.send(&format!(
         "setoption name EvalFile value {}",
         truncated.display()
     ));
-    let (err, _) = e.expect("info string EvalFile", 10 * SEC);
+    let (err, _) = e.expect("info string EvalFile", LIVENESS);
     assert!(err.contains("not loaded") && err.contains("bytes"), "{err}");
     // The net in use is still the good one: same evaluation as before.
     e.send("eval");
-    let (again, _) = e.expect("NNUE evaluation:", 10 * SEC);
+    let (again, _) = e.expect("NNUE evaluation:", LIVENESS);
     assert_eq!(again, nnue);
     // Searching with and without the network both work and find a legal move.
     e.send("go depth 6");
-    e.expect("bestmove", 30 * SEC);
+    e.expect("bestmove", LIVENESS);
     e.send("setoption name Use NNUE value false");
     e.send("go depth 6");
-    e.expect("bestmove", 30 * SEC);
+    e.expect("bestmove", LIVENESS);
     e.send("setoption name Use NNUE value maybe");
-    e.expect("info string option Use NNUE needs true or false", 10 * SEC);
+    e.expect("info string option Use NNUE needs true or false", LIVENESS);
     e.quit();
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -492,17 +499,17 @@ fn absurd_clocks_and_non_utf8_lines_do_not_end_the_session() {
         // A clock of 34 years is thought on for a long time: stop ends it.
         std::thread::sleep(Duration::from_millis(100));
         e.send("stop");
-        e.expect("bestmove", 5 * SEC);
+        e.expect("bestmove", LIVENESS);
         e.send("isready");
-        e.expect("readyok", SEC);
+        e.expect("readyok", LIVENESS);
     }
     e.stdin.write_all(b"go \xff\xfe wtime\n").unwrap();
     e.stdin.write_all(b"\x80\x81\x82\n").unwrap();
     e.stdin.flush().unwrap();
-    let (err, _) = e.expect("info string", SEC);
+    let (err, _) = e.expect("info string", LIVENESS);
     assert!(err.contains("unknown") || err.contains("go"), "{err}");
     e.send("isready");
-    e.expect("readyok", SEC);
+    e.expect("readyok", LIVENESS);
     e.quit();
 }
 
@@ -515,29 +522,25 @@ fn perft_and_bench_leave_the_input_thread_free() {
     e.send("go perft 8");
     std::thread::sleep(Duration::from_millis(200));
     e.send("isready");
-    e.expect("readyok", 2 * SEC);
+    e.expect("readyok", LIVENESS);
     // A go stops the perft (every go is answered, so it cannot be refused) and searches.
     e.send("go depth 3");
     e.expect(
         "info string a new go stops the search (or perft or bench) that was running",
-        10 * SEC,
+        LIVENESS,
     );
-    e.expect("info string perft stopped", 10 * SEC);
-    e.expect("bestmove", 10 * SEC);
+    e.expect("info string perft stopped", LIVENESS);
+    e.expect("bestmove", LIVENESS);
     assert!(!e.seen.iter().any(|l| l.starts_with("Nodes searched")));
     e.send("bench 30");
     std::thread::sleep(Duration::from_millis(200));
     e.send("isready");
-    e.expect("readyok", 2 * SEC);
+    e.expect("readyok", LIVENESS);
     e.send("stop");
-    let end = e.drain(2 * SEC);
-    assert!(
-        end.iter()
-            .any(|l| l.ends_with(" nps") && !l.contains("best")),
-        "{end:?}"
-    );
+    // bench's summary (`… nodes … nps`) comes once it has stopped.
+    e.expect_line(|l| l.ends_with(" nps") && !l.contains("best"), LIVENESS);
     e.send("isready");
-    e.expect("readyok", SEC);
+    e.expect("readyok", LIVENESS);
     e.quit();
 }
 
@@ -555,8 +558,10 @@ fn a_hash_larger_than_the_machine_is_refused() {
         })
         .map(|kib| kib / 1024)
         .expect("MemAvailable is readable on the Linux test machines");
-    // Only where less than the option's maximum (64 GiB) is free can a refusal be asked for;
-    // say so loudly where it cannot, rather than pass in silence.
+    // Only where less than the option's maximum (64 GiB) is free can a refusal be asked for
+    // through UCI; elsewhere (the 128 GiB device machines) only the wiring goes untested, the
+    // refusal itself being search::tt's `a_size_beyond_free_memory_is_refused_not_fatal`,
+    // which runs on any machine.
     if free_mib + 1024 > 65_536 {
         eprintln!("SKIPPED a_hash_larger_than_the_machine_is_refused: {free_mib} MiB free");
         return;
@@ -567,11 +572,11 @@ fn a_hash_larger_than_the_machine_is_refused() {
         "setoption name Hash value {}",
         (total + 1024).min(65_536)
     ));
-    let (msg, _) = e.expect("info string", 5 * SEC);
+    let (msg, _) = e.expect("info string", LIVENESS);
     assert!(msg.contains("cannot allocate"), "{msg}");
     e.send("position startpos");
     e.send("go depth 6");
-    e.expect("bestmove", 10 * SEC);
+    e.expect("bestmove", LIVENESS);
     e.quit();
 }
 
@@ -584,37 +589,39 @@ fn threads_one_bestmove_per_go_and_no_resize_during_a_search() {
         e.send("go infinite");
         if i == 0 {
             e.send("setoption name Threads value 3");
-            e.expect("info string cannot change Threads during a search", 5 * SEC);
+            e.expect(
+                "info string cannot change Threads during a search",
+                LIVENESS,
+            );
         }
         std::thread::sleep(Duration::from_millis(i % 5 * 7));
         e.send("stop");
-        let (line, _) = e.expect("bestmove", 5 * SEC);
+        let (line, _) = e.expect("bestmove", LIVENESS);
         assert!(line.len() > "bestmove ".len(), "{line}");
     }
     for _ in 0..6 {
         e.send("go movetime 20");
-        e.expect("bestmove", 5 * SEC);
+        e.expect("bestmove", LIVENESS);
     }
+    // A late second bestmove to any go would come before this readyok.
     e.send("isready");
-    e.expect("readyok", SEC);
-    let later = e.drain(Duration::from_millis(200));
-    assert!(
-        !later.iter().any(|l| l.starts_with("bestmove")),
-        "{later:?}"
-    );
+    e.expect("readyok", LIVENESS);
     let bestmoves = e.seen.iter().filter(|l| l.starts_with("bestmove")).count();
     assert_eq!(bestmoves, 18);
     e.send("setoption name Threads value 5000");
-    e.expect("info string Threads 5000 out of range, using 1024", SEC);
+    e.expect(
+        "info string Threads 5000 out of range, using 1024",
+        LIVENESS,
+    );
     // No test machine runs 1024 threads at once: the engine says so and uses what it has.
-    let (clamped, _) = e.expect("info string Threads 1024 is more than the ", SEC);
+    let (clamped, _) = e.expect("info string Threads 1024 is more than the ", LIVENESS);
     assert!(
         clamped.contains("this machine runs at once; using "),
         "{clamped}"
     );
     e.send("setoption name Threads value 1");
     e.send("go depth 6");
-    e.expect("bestmove", 5 * SEC);
+    e.expect("bestmove", LIVENESS);
     e.quit();
 }
 
@@ -624,7 +631,7 @@ fn chess960_castling_is_king_takes_rook_with_uci_chess960() {
     let fen = "2rkr3/2p1p3/8/8/8/8/PPP5/RK6 w A - 0 1";
     let mut e = Engine::start();
     e.send("uci");
-    e.expect("uciok", 10 * SEC);
+    e.expect("uciok", LIVENESS);
     assert!(e
         .seen
         .iter()
@@ -632,7 +639,7 @@ fn chess960_castling_is_king_takes_rook_with_uci_chess960() {
     e.send("setoption name UCI_Chess960 value true");
     e.send(&format!("position fen {fen}"));
     e.send("go depth 4");
-    let (best, _) = e.expect("bestmove", 20 * SEC);
+    let (best, _) = e.expect("bestmove", LIVENESS);
     assert_eq!(best, "bestmove b1a1");
     assert!(e
         .seen
@@ -641,23 +648,23 @@ fn chess960_castling_is_king_takes_rook_with_uci_chess960() {
     // The GUI plays it back in the same form; the position after it has the rook on d1.
     e.send(&format!("position fen {fen} moves b1a1"));
     e.send("d");
-    let (fen_line, _) = e.expect("Fen:", 10 * SEC);
+    let (fen_line, _) = e.expect("Fen:", LIVENESS);
     assert_eq!(fen_line, "Fen: 2rkr3/2p1p3/8/8/8/8/PPP5/2KR4 b - - 1 1");
     // A Shredder-FEN start position with all four rights; the engine answers a legal move.
     e.send("position fen bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9");
     e.send("go depth 5");
-    e.expect("bestmove", 20 * SEC);
+    e.expect("bestmove", LIVENESS);
     // Without the option, castling is written as the king's own move, as in standard chess.
     e.send("setoption name UCI_Chess960 value false");
     e.send(&format!("position fen {fen}"));
     e.send("go depth 4");
-    let (best, _) = e.expect("bestmove", 20 * SEC);
+    let (best, _) = e.expect("bestmove", LIVENESS);
     assert_eq!(best, "bestmove b1c1");
     // An impossible Chess960 castling right is a FEN error, and the engine carries on.
     e.send("position fen 2rkr3/2p1p3/8/8/8/8/PPP5/RK6 w C - 0 1");
-    e.expect("info string", 10 * SEC);
+    e.expect("info string", LIVENESS);
     e.send("isready");
-    e.expect("readyok", 10 * SEC);
+    e.expect("readyok", LIVENESS);
     e.quit();
 }
 
@@ -675,7 +682,7 @@ fn own_book_plays_book_moves_and_a_bad_book_file_is_refused() {
 
     let mut e = Engine::start();
     e.send("uci");
-    e.expect("uciok", 10 * SEC);
+    e.expect("uciok", LIVENESS);
     for option in [
         "OwnBook type check",
         "BookFile type string",
@@ -689,32 +696,32 @@ fn own_book_plays_book_moves_and_a_bad_book_file_is_refused() {
         );
     }
     e.send(&format!("setoption name BookFile value {}", path.display()));
-    e.expect("info string BookFile", 5 * SEC);
+    e.expect("info string BookFile", LIVENESS);
     // Off by default: the engine searches.
     e.send("position startpos");
     e.send("go depth 2");
-    e.expect("info depth 2", 5 * SEC);
-    e.expect("bestmove", 5 * SEC);
+    e.expect("info depth 2", LIVENESS);
+    e.expect("bestmove", LIVENESS);
     e.send("setoption name OwnBook value true");
     e.send("go wtime 10000 btime 10000");
-    let (best, _) = e.expect("bestmove", 5 * SEC);
+    let (best, _) = e.expect("bestmove", LIVENESS);
     assert_eq!(best, "bestmove d2d4");
     assert!(e.seen.iter().any(|l| l == "info string book move d4"));
     // Out of book: a search.
     e.send("position startpos moves d2d4");
     e.send("go depth 3");
-    e.expect("info depth 3", 5 * SEC);
-    e.expect("bestmove", 5 * SEC);
+    e.expect("info depth 3", LIVENESS);
+    e.expect("bestmove", LIVENESS);
     // A file that is not a book: refused with a reason, the old book stays.
     e.send(&format!(
         "setoption name BookFile value {}/Cargo.toml",
         env!("CARGO_MANIFEST_DIR")
     ));
-    let (refused, _) = e.expect("info string BookFile not loaded", 5 * SEC);
+    let (refused, _) = e.expect("info string BookFile not loaded", LIVENESS);
     assert!(refused.contains("not a Polyglot book"), "{refused}");
     e.send("position startpos");
     e.send("go depth 5");
-    let (best, _) = e.expect("bestmove", 5 * SEC);
+    let (best, _) = e.expect("bestmove", LIVENESS);
     assert_eq!(best, "bestmove d2d4");
     e.quit();
     let _ = std::fs::remove_file(&path);
@@ -724,7 +731,7 @@ fn own_book_plays_book_moves_and_a_bad_book_file_is_refused() {
 fn skill_level_weakens_with_legal_moves_from_its_lines() {
     let mut e = Engine::start();
     e.send("uci");
-    e.expect("uciok", 10 * SEC);
+    e.expect("uciok", LIVENESS);
     assert!(e
         .seen
         .iter()
@@ -734,7 +741,7 @@ fn skill_level_weakens_with_legal_moves_from_its_lines() {
     let mut moves = std::collections::HashSet::new();
     for _ in 0..6 {
         e.send("go wtime 10000 btime 10000");
-        let (best, _) = e.expect("bestmove", 10 * SEC);
+        let (best, _) = e.expect("bestmove", LIVENESS);
         moves.insert(best.split_whitespace().nth(1).unwrap().to_string());
     }
     // A weakened search looks at four lines, and every move it plays is one of them.
@@ -751,9 +758,12 @@ fn skill_level_weakens_with_legal_moves_from_its_lines() {
         );
     }
     e.send("setoption name Skill Level value 99");
-    e.expect("info string Skill Level 99 out of range, using 20", SEC);
+    e.expect(
+        "info string Skill Level 99 out of range, using 20",
+        LIVENESS,
+    );
     e.send("go depth 4");
-    e.expect("bestmove", 5 * SEC);
+    e.expect("bestmove", LIVENESS);
     assert!(!e
         .seen
         .iter()
@@ -767,7 +777,7 @@ fn skill_level_weakens_with_legal_moves_from_its_lines() {
 fn syzygy_options_refuse_bad_paths_and_survive_broken_tables() {
     let mut e = Engine::start();
     e.send("uci");
-    e.expect("uciok", 10 * SEC);
+    e.expect("uciok", LIVENESS);
     for option in [
         "SyzygyPath type string default <empty>",
         "SyzygyProbeDepth type spin default 1 min 1 max 100",
@@ -780,10 +790,10 @@ fn syzygy_options_refuse_bad_paths_and_survive_broken_tables() {
         );
     }
     e.send("setoption name SyzygyPath value /no/such/folder");
-    let (refused, _) = e.expect("info string SyzygyPath not used", 5 * SEC);
+    let (refused, _) = e.expect("info string SyzygyPath not used", LIVENESS);
     assert!(refused.contains("/no/such/folder"), "{refused}");
     e.send("setoption name SyzygyProbeLimit value 99");
-    e.expect("info string", 5 * SEC);
+    e.expect("info string", LIVENESS);
     // A table of the right name and size but garbage inside: found, then reported once when
     // a search reads it, and the search goes on without it.
     let dir = std::env::temp_dir().join(format!("fianchetto-uci-tb-{}", std::process::id()));
@@ -793,19 +803,19 @@ fn syzygy_options_refuse_bad_paths_and_survive_broken_tables() {
         "setoption name SyzygyPath value {}",
         dir.display()
     ));
-    let (found, _) = e.expect("info string SyzygyPath", 5 * SEC);
+    let (found, _) = e.expect("info string SyzygyPath", LIVENESS);
     assert!(found.contains("1 tables found"), "{found}");
     e.send("position fen 8/8/8/8/8/2k5/8/KR6 w - - 0 1");
     e.send("go depth 6");
     let table = format!("info string {}", dir.join("KRvK.rtbw").display());
-    let (broken, _) = e.expect(&table, 10 * SEC);
+    let (broken, _) = e.expect(&table, LIVENESS);
     assert!(broken.contains("corrupt"), "{broken}");
-    let (best, _) = e.expect("bestmove", 10 * SEC);
+    let (best, _) = e.expect("bestmove", LIVENESS);
     assert!(best.len() > "bestmove ".len(), "{best}");
     e.send("go depth 6");
-    e.expect("bestmove", 10 * SEC);
+    e.expect("bestmove", LIVENESS);
     e.send("isready");
-    e.expect("readyok", 5 * SEC);
+    e.expect("readyok", LIVENESS);
     assert_eq!(
         e.seen.iter().filter(|l| l.starts_with(&table)).count(),
         1,
@@ -819,7 +829,7 @@ fn syzygy_options_refuse_bad_paths_and_survive_broken_tables() {
 fn uci_elo_limits_strength_and_refuses_out_of_range_ratings() {
     let mut e = Engine::start();
     e.send("uci");
-    e.expect("uciok", 10 * SEC);
+    e.expect("uciok", LIVENESS);
     for option in [
         "UCI_LimitStrength type check default false",
         "UCI_Elo type spin default 2800 min 1300 max 2800",
@@ -830,29 +840,38 @@ fn uci_elo_limits_strength_and_refuses_out_of_range_ratings() {
         );
     }
     e.send("setoption name UCI_Elo value 100");
-    let (clamped, _) = e.expect("info string UCI_Elo", 5 * SEC);
+    let (clamped, _) = e.expect("info string UCI_Elo", LIVENESS);
     assert!(clamped.contains("out of range, using 1300"), "{clamped}");
     e.send("setoption name UCI_Elo value many");
-    e.expect("info string option UCI_Elo needs a number", 5 * SEC);
+    e.expect("info string option UCI_Elo needs a number", LIVENESS);
     e.send("setoption name UCI_LimitStrength value true");
     e.send("position startpos");
-    // At 1300 the search stops at its small node budget even when given all the time.
-    e.send("go wtime 600000 btime 600000");
-    let (best, _) = e.expect("bestmove", 20 * SEC);
-    let last = e
-        .seen
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .cloned()
-        .unwrap_or_default();
-    let nodes: u64 = last
-        .split_whitespace()
-        .skip_while(|w| *w != "nodes")
-        .nth(1)
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(u64::MAX);
-    assert!(nodes < 10_000, "{last}");
-    assert!(best.starts_with("bestmove "), "{best}");
+    // At 1300 the search stops at its small node budget even when given all the time, and a
+    // stronger rating searches more: a property of the ratings, not a count copied from the
+    // code (the budgets themselves are search::skill's, calibrated by scripts/calibrate_skill.sh).
+    let nodes_at = |e: &mut Engine, elo: u32| {
+        e.send(&format!("setoption name UCI_Elo value {elo}"));
+        e.send("position startpos");
+        e.send("go wtime 600000 btime 600000");
+        let (best, _) = e.expect("bestmove", LIVENESS);
+        assert!(best.starts_with("bestmove "), "{best}");
+        let last = e
+            .seen
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .cloned()
+            .unwrap_or_default();
+        last.split_whitespace()
+            .skip_while(|w| *w != "nodes")
+            .nth(1)
+            .and_then(|n| n.parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("no node count in {last:?}"))
+    };
+    let weak = nodes_at(&mut e, 1300);
+    let strong = nodes_at(&mut e, 2000);
+    assert!(weak < strong, "1300: {weak} nodes, 2000: {strong} nodes");
+    // Ten minutes on the clock would allow millions of nodes: the rating's budget held.
+    assert!(strong < 1_000_000, "2000: {strong} nodes");
     e.quit();
 }

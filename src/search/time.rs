@@ -185,6 +185,21 @@ mod tests {
             0,
         );
         assert!(mtg.hard <= Duration::from_millis(7500));
+        // A 40-move control is not spent on one move: at most a quarter of the clock.
+        for (time_ms, inc_ms) in [(4_000, 0), (8_000, 100), (60_000, 0)] {
+            let b = TimeBudget::from_clock(
+                Clock {
+                    time_ms,
+                    inc_ms,
+                    moves_to_go: Some(40),
+                },
+                10,
+            );
+            assert!(
+                b.hard <= Duration::from_millis(time_ms as u64 / 4),
+                "{time_ms}"
+            );
+        }
         assert_eq!(TimeBudget::fixed(100, 10).hard, Duration::from_millis(90));
     }
 

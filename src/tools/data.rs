@@ -546,19 +546,31 @@ mod tests {
 
     #[test]
     fn samples_follow_the_filter() {
-        let g = sample_game();
-        let mut b = g.start;
-        let mut expected = 0;
-        for &(m, _) in &g.plies {
-            let ply =
-                2 * (b.fullmove_number() as u32 - 1) + (b.side_to_move() == Color::Black) as u32;
-            if ply >= MIN_PLY && !b.in_check() && !m.is_noisy() {
-                expected += 1;
-            }
+        // The Opera game (Morphy v Duke Karl / Count Isouard, Paris 1858). Counted with
+        // python-chess 1.11.2, not with this filter: from ply 16 on, the positions not in check
+        // whose move is not a capture or promotion are those before Bg5, b5, O-O-O, Rd8, Rd1,
+        // Qe6, Qb8+ and Rd8# (8). Rd1 is given a mate score, which keeps it out too.
+        let sans = "e4 e5 Nf3 d6 d4 Bg4 dxe5 Bxf3 Qxf3 dxe5 Bc4 Nf6 Qb3 Qe7 Nc3 c6 Bg5 b5 Nxb5 \
+                    cxb5 Bxb5+ Nbd7 O-O-O Rd8 Rxd7 Rxd7 Rd1 Qe6 Bxd7+ Nxd7 Qb8+ Nxb8 Rd8#";
+        let start = Board::startpos();
+        let mut b = start;
+        let mut plies = Vec::new();
+        for san in sans.split_whitespace() {
+            let m = b.parse_move(san).unwrap();
+            let score = if san == "Rd1" { MATE_BOUND as i16 } else { 0 };
+            plies.push((m, score));
             b.play(m);
         }
+        let g = GameRecord {
+            start,
+            plies,
+            result: WhiteResult::Win,
+        };
         let s = g.samples();
-        assert_eq!(s.len(), expected);
+        let kept: Vec<String> = s.iter().map(|x| x.board.to_fen()).collect();
+        assert_eq!(s.len(), 7, "{kept:?}");
+        // The first kept position is the one before 9.Bg5 (ply 16).
+        assert_eq!(s[0].board.fullmove_number(), 9);
         assert!(s.iter().all(|x| !x.board.in_check()));
     }
 }

@@ -624,8 +624,10 @@ mod tests {
             n += 1;
         }
         assert!(worst_grid <= 2.0, "integer pipeline off by {worst_grid} cp");
-        // Against the unrounded net, the output weights' 1/128 rounding error adds up over the
-        // hidden layer: on average it stays within 12 cp for this 32-wide net.
+        // Against the unrounded net the rounding errors add up over the hidden layer with no
+        // useful hard bound (the derived check is the grid one above); this is a sanity
+        // tolerance, measured rather than derived: 4.6, 8.0 and 10.9 cp on average for the
+        // three settings tried here (2026-12-06), 12 allowed.
         let mean = total / n as f32;
         assert!(mean <= 12.0, "mean quantisation error {mean} cp");
         let _ = std::fs::remove_file(&a.out);
