@@ -102,15 +102,15 @@ pub struct Game {
 /// a thousand: 300 stored games of 40 plies grew its memory by 5.1 MiB as [`Game`]s, 2.3 MiB
 /// as records, all requests included).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GameRecord {
+pub struct CompactGame {
     start: Board,
     moves: Vec<Move>,
 }
 
-impl GameRecord {
+impl CompactGame {
     /// The record of `game`.
-    pub fn of(game: &Game) -> GameRecord {
-        GameRecord {
+    pub fn of(game: &Game) -> CompactGame {
+        CompactGame {
             start: *game.start(),
             moves: game.moves().to_vec(),
         }
@@ -294,16 +294,16 @@ mod tests {
     }
 
     #[test]
-    fn a_record_replays_the_same_game() {
+    fn a_compact_game_replays_the_same_game() {
         // A threefold repetition and a pass: the replayed game sees both as the original does.
         let mut g = game_of("Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8");
         assert_eq!(g.outcome(), Some(Outcome::ThreefoldRepetition));
         g.push_or_pass(Move::NULL).unwrap();
-        let again = GameRecord::of(&g).replay();
+        let again = CompactGame::of(&g).replay();
         assert_eq!(again, g);
         assert_eq!(again.positions(), g.positions());
         assert_eq!(again.outcome(), g.outcome());
-        assert_eq!(GameRecord::of(&g).moves().len(), 9);
+        assert_eq!(CompactGame::of(&g).moves().len(), 9);
     }
 
     #[test]

@@ -20,7 +20,7 @@ pub mod zobrist;
 pub use bitboard::Bitboard;
 pub use board::{Board, CastlingRights};
 pub use fen::{parse_epd, Epd, FenError, START_FEN};
-pub use game::{can_mate, insufficient_material, Game, GameRecord, Outcome};
+pub use game::{can_mate, insufficient_material, CompactGame, Game, Outcome};
 pub use moves::{Move, MoveError, MoveFlag, MoveList, UciMove, MAX_MOVES};
 pub use piece::{Piece, PieceKind};
 pub use san::SanError;

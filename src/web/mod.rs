@@ -9,7 +9,7 @@
 mod api;
 mod assets;
 
-use crate::chess::{Color, Game, GameRecord};
+use crate::chess::{Color, CompactGame, Game};
 use crate::search::Searcher;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
@@ -32,7 +32,7 @@ pub const MAX_ANALYSED_PLIES: usize = 600;
 /// A game kept by the server.
 struct StoredGame {
     /// The moves, replayed when used: a thousand stored games stay small (issue 26's soak).
-    record: GameRecord,
+    record: CompactGame,
     /// A search runs for this game (one at a time).
     busy: bool,
     last_used: Instant,
@@ -66,7 +66,7 @@ impl StoredGame {
 
     /// Keeps `game` as this game's moves.
     fn set_game(&mut self, game: &Game) {
-        self.record = GameRecord::of(game);
+        self.record = CompactGame::of(game);
     }
 
     /// Why no more moves may be played, if the game is over.

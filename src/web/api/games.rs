@@ -114,7 +114,7 @@ pub(super) async fn new_game(
         *next
     };
     let stored = StoredGame {
-        record: GameRecord::of(&game),
+        record: CompactGame::of(&game),
         busy: false,
         last_used: Instant::now(),
         human,

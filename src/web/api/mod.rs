@@ -12,7 +12,7 @@ use games::{
 
 use super::{color_name, AppState, Ended, StoredGame};
 use crate::chess::pgn::{read_games, PgnGame};
-use crate::chess::{Board, Game, GameRecord};
+use crate::chess::{Board, CompactGame, Game};
 use crate::search::{skill, Limits, Report, Searcher};
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{Path, Query, State};
