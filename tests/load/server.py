@@ -13,10 +13,12 @@ def start(binary):
     return server, m.group(1), int(m.group(2))
 
 
-def rss_mib(server):
-    """The server's resident memory, MiB."""
+def rss_mib(server, field="VmRSS"):
+    """The server's resident memory, MiB: all of it (`VmRSS`), or only what it allocated
+    (`RssAnon`, leaving out the program's code and data pages, read in as they are first
+    used)."""
     with open(f"/proc/{server.pid}/status") as f:
-        kb = next(int(l.split()[1]) for l in f if l.startswith("VmRSS:"))
+        kb = next(int(l.split()[1]) for l in f if l.startswith(field + ":"))
     return kb / 1024
 
 
