@@ -110,8 +110,17 @@ try {
 
   await step("an illegal move is refused", async () => {
     const before = await playMoves();
-    await clickMove("a1", "a5");
-    await page.waitForTimeout(300);
+    await square("a1").click();
+    await page.waitForSelector('#board .sq.selected[data-square="a1"]');
+    await square("a5").click();
+    // The refusal: the board drops the selection at once, the rook still on a1 and no move
+    // listed. (A move sent to the server keeps the selection shown until the server's answer
+    // redraws the board, with the move listed and the rook gone, so this never holds for it.)
+    await page.waitForFunction((n) => !document.querySelector("#board .sq.selected")
+      && document.querySelector('#board .sq[data-square="a1"] .piece')
+      && !document.querySelector('#board .sq[data-square="a5"] .piece')
+      && document.querySelector("#play-moves").innerText.trim().split(/\s+/).filter(Boolean).length === n,
+    before.length, { timeout: 10000 });
     if (!(await pieceOn("a1")) || (await pieceOn("a5"))) throw new Error("the rook moved");
     if ((await playMoves()).length !== before.length) throw new Error("a move was recorded");
   });
@@ -282,16 +291,24 @@ try {
     await page.click("#new-game");
     await page.waitForFunction(() => document.querySelector("#status").innerText === "Your move"
       && document.querySelectorAll("#board .piece").length === 32);
-    await page.waitForTimeout(1500);
+    // The page's clock ticks (every 200 ms) without charging anyone before the first moves:
+    // let it tick over a second of the page's time, which a running clock would have charged.
+    const since = await page.evaluate(() => play.clocks.since);
+    await page.waitForFunction((s) => play.clocks.since - s >= 1000, since, { timeout: 10000 });
     const idle = await page.locator("#clock-bottom").innerText();
-    if (idle !== "You 3:00" || (await page.locator(".clock.running").count()) !== 0) {
-      throw new Error(`before any move the clock reads ${idle}`);
+    const left = await page.evaluate(() => [play.clocks.white, play.clocks.black]);
+    if (idle !== "You 3:00" || left[0] !== 180000 || left[1] !== 180000
+      || (await page.locator(".clock.running").count()) !== 0) {
+      throw new Error(`before any move the clock reads ${idle} (${left})`);
     }
     await clickMove("e2", "e4");
     await page.waitForFunction(() => document.querySelector("#play-moves").innerText.trim().split(/\s+/).length >= 2
       && document.querySelector("#status").innerText === "Your move");
-    await page.waitForTimeout(1300);
-    if ((await page.locator("#clock-bottom").innerText()) === "You 3:00") throw new Error("the clock did not start");
+    await page.waitForFunction(() => document.querySelector("#clock-bottom").innerText !== "You 3:00"
+      && document.querySelector("#clock-bottom").classList.contains("running"), null, { timeout: 10000 })
+      .catch(async () => {
+        throw new Error(`the clock did not start: ${await page.locator("#clock-bottom").innerText()}`);
+      });
     // On the Analyse tab, with Black to move on the analysis board, the game's clock still
     // charges the player to move in the game: White, the human. Let it fall.
     await page.click("#tab-analyse");
@@ -299,7 +316,7 @@ try {
     await page.click("#load-pgn");
     await page.waitForFunction(() => document.querySelectorAll("#analyse-moves .move").length === 1);
     await page.evaluate(() => { play.clocks.white = 1200; });
-    await page.waitForFunction(() => play.over, null, { timeout: 5000 });
+    await page.waitForFunction(() => play.over, null, { timeout: 30000 });
     const pgn = await page.evaluate(async () => (await fetch(`/api/games/${play.id}/pgn`)).text());
     for (const tag of ['[Result "0-1"]', '[Termination "time forfeit"]', '[TimeControl "180+2"]',
       '[White "You"]', '[Black "Fianchetto (1300)"]']) {
@@ -451,7 +468,11 @@ try {
 
   await step("narrow (phone) width still fits the board", async () => {
     await page.setViewportSize({ width: 390, height: 800 });
-    await page.waitForTimeout(200);
+    // The layout follows the new width: wait for the board to fit it, then measure it.
+    await page.waitForFunction(() => {
+      const w = document.querySelector("#board").getBoundingClientRect().width;
+      return w <= 390 && w >= 300;
+    }, null, { timeout: 10000 }).catch(() => {});
     const box = await page.locator("#board").boundingBox();
     if (box.width > 390 || box.width < 300) throw new Error(`board ${box.width} px wide`);
   });

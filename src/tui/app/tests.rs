@@ -109,6 +109,159 @@ fn a_flag_fall_ends_the_game_for_the_side_whose_clock_ran() {
 }
 
 #[test]
+fn the_clock_waits_for_both_first_moves_then_runs_for_the_side_to_move() {
+    let mut o = opts(Human::White, Strength::Depth(1));
+    o.time_control = Some(TimeControl {
+        base_ms: 15_000,
+        inc_ms: 0,
+    });
+    let mut app = App::new(o, false).unwrap();
+    let t0 = Instant::now();
+    let at = |ms: u64| t0 + Duration::from_millis(ms);
+    let left = |app: &App, color: Color, now: Instant| {
+        let c = app.play.as_ref().unwrap().clocks.as_ref().unwrap();
+        (c.running(), c.left_ms(color, now))
+    };
+    // An hour at the board before the first move: no flag, the full 15 seconds, and none runs.
+    app.tick(at(3_600_000));
+    assert_eq!(app.play.as_ref().unwrap().ending(), None);
+    assert_eq!(left(&app, Color::White, at(3_600_000)), (None, 15_000));
+    // White's first move is not timed, nor Black's, however long the bot takes over it.
+    typed(&mut app, "e4", at(3_600_000));
+    assert_eq!(left(&app, Color::White, at(3_600_000)), (None, 15_000));
+    let reply = at(3_610_000);
+    let until = Instant::now() + Duration::from_secs(20);
+    while app.play.as_ref().unwrap().game().moves().len() < 2 {
+        assert!(Instant::now() < until, "the bot did not move");
+        app.tick(reply);
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(
+        left(&app, Color::Black, reply),
+        (Some(Color::White), 15_000)
+    );
+    // From the bot's reply on, White's clock runs: 15 seconds later it has fallen.
+    let reply_plus = |ms: u64| reply + Duration::from_millis(ms);
+    assert_eq!(
+        left(&app, Color::White, reply_plus(10_000)),
+        (Some(Color::White), 5_000)
+    );
+    app.tick(reply_plus(14_999));
+    assert_eq!(app.play.as_ref().unwrap().ending(), None);
+    app.tick(reply_plus(15_000));
+    assert_eq!(
+        app.play.as_ref().unwrap().ending(),
+        Some(Ending::Time {
+            loser: Color::White,
+            draw: false
+        })
+    );
+}
+
+/// Bot vs bot: ticks at the fixed time `at` until the bot's move is found and held back (20
+/// seconds of real time at most: the search runs on its own thread, and this waits only for it).
+fn wait_for_held_move(app: &mut App, at: Instant) {
+    let until = Instant::now() + Duration::from_secs(20);
+    while app.play.as_ref().unwrap().pending.is_none() {
+        assert!(Instant::now() < until, "the bot found no move");
+        app.tick(at);
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn plies(app: &App) -> usize {
+    app.play.as_ref().unwrap().game().moves().len()
+}
+
+#[test]
+fn bot_vs_bot_plays_a_move_a_pace_apart() {
+    let mut app = App::new(opts(Human::Nobody, Strength::Depth(1)), false).unwrap();
+    let t0 = app.play.as_ref().unwrap().last_move_at;
+    let at = |ms: u64| t0 + Duration::from_millis(ms);
+    // The first move, found at once, waits for the pace: a second by default.
+    assert_eq!(PACE_MS.2, 1_000);
+    wait_for_held_move(&mut app, t0);
+    app.tick(at(999));
+    assert_eq!(plies(&app), 0, "a move before the pace allows it");
+    app.tick(at(1_000));
+    assert_eq!(plies(&app), 1);
+    // The next one a second after that move.
+    wait_for_held_move(&mut app, at(1_000));
+    app.tick(at(1_999));
+    assert_eq!(plies(&app), 1, "a move before the pace allows it");
+    app.tick(at(2_000));
+    assert_eq!(plies(&app), 2);
+    // + halves the pace, - doubles it.
+    app.on_key(Key::Char('+'), at(2_000));
+    wait_for_held_move(&mut app, at(2_000));
+    app.tick(at(2_499));
+    assert_eq!(plies(&app), 2, "a move before the pace allows it");
+    app.tick(at(2_500));
+    assert_eq!(plies(&app), 3);
+    app.on_key(Key::Char('-'), at(2_500));
+    app.on_key(Key::Char('-'), at(2_500));
+    wait_for_held_move(&mut app, at(2_500));
+    app.tick(at(4_499));
+    assert_eq!(plies(&app), 3, "a move before the pace allows it");
+    app.tick(at(4_500));
+    assert_eq!(plies(&app), 4);
+}
+
+#[test]
+fn bot_vs_bot_paused_plays_nothing_until_a_step_plays_one_move() {
+    let mut app = App::new(opts(Human::Nobody, Strength::Depth(1)), false).unwrap();
+    let t0 = app.play.as_ref().unwrap().last_move_at;
+    let hours = |h: u64| t0 + Duration::from_secs(h * 3600);
+    let idle = |app: &App| {
+        let p = app.play.as_ref().unwrap();
+        p.paused && !p.step && p.thinking.is_none() && p.pending.is_none()
+    };
+    // A move is in hand when Space pauses: it is held, however long the pause.
+    wait_for_held_move(&mut app, t0);
+    app.on_key(Key::Char(' '), t0);
+    assert!(app.message.starts_with("Paused"), "{}", app.message);
+    app.tick(hours(1));
+    assert_eq!(plies(&app), 0, "a move while paused");
+    assert!(app.play.as_ref().unwrap().pending.is_some());
+    // A step plays it, and only it: no search starts for the next move.
+    app.on_key(Key::Char('.'), hours(1));
+    app.tick(hours(1));
+    assert_eq!(plies(&app), 1);
+    assert!(idle(&app), "after a step the bots wait");
+    app.tick(hours(2));
+    assert_eq!(plies(&app), 1, "a move while paused");
+    assert!(idle(&app), "after a step the bots wait");
+    // A step with no move in hand searches and plays the one move found, then waits again.
+    app.on_key(Key::Char('.'), hours(2));
+    let until = Instant::now() + Duration::from_secs(20);
+    while plies(&app) < 2 {
+        assert!(Instant::now() < until, "the step played nothing");
+        app.tick(hours(2));
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(plies(&app), 2);
+    assert!(idle(&app), "after a step the bots wait");
+    app.tick(hours(3));
+    assert_eq!(plies(&app), 2, "a move while paused");
+    assert!(idle(&app), "after a step the bots wait");
+    // Space goes on: the next move as soon as found (the last was long ago), then at the pace.
+    app.on_key(Key::Char(' '), hours(3));
+    assert_eq!(app.message, "Playing.");
+    let until = Instant::now() + Duration::from_secs(20);
+    while plies(&app) < 3 {
+        assert!(Instant::now() < until, "the bots did not go on");
+        app.tick(hours(3));
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let after = |ms: u64| hours(3) + Duration::from_millis(ms);
+    wait_for_held_move(&mut app, hours(3));
+    app.tick(after(999));
+    assert_eq!(plies(&app), 3, "a move before the pace allows it");
+    app.tick(after(1_000));
+    assert_eq!(plies(&app), 4);
+}
+
+#[test]
 fn review_steps_back_without_undoing() {
     let now = Instant::now();
     let mut app = App::new(opts(Human::White, Strength::Depth(1)), false).unwrap();
