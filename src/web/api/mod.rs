@@ -67,6 +67,7 @@ pub(super) type ApiResult<T> = Result<Json<T>, ApiError>;
 pub fn routes() -> Router<Arc<AppState>> {
     Router::new()
         .route("/api/position", post(position))
+        .route("/api/position/check", post(check_position))
         .route("/api/move", post(play_move))
         .route("/api/games", post(new_game))
         .route("/api/games/{id}", get(get_game))
@@ -155,6 +156,38 @@ pub(super) async fn position(
 ) -> ApiResult<PositionView> {
     let Json(req) = body?;
     Ok(Json(position_view(&Game::new(parse_fen(&req.fen)?))))
+}
+
+/// Whether a position set up in the board editor is legal, and why not.
+#[derive(Serialize)]
+pub(super) struct PositionCheck {
+    legal: bool,
+    /// Why the position is not one the rules allow (`White has 2 kings; expected exactly 1`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    position: Option<PositionView>,
+}
+
+/// `POST /api/position/check {fen}`: like `/api/position`, but an illegal position is an answer
+/// (200, `legal: false` and the reason), not an error: the board editor asks after every change,
+/// and most positions on the way to the one wanted are illegal.
+pub(super) async fn check_position(
+    body: Result<Json<PositionRequest>, JsonRejection>,
+) -> ApiResult<PositionCheck> {
+    let Json(req) = body?;
+    Ok(Json(match Board::from_fen(req.fen.trim()) {
+        Ok(b) => PositionCheck {
+            legal: true,
+            error: None,
+            position: Some(position_view(&Game::new(b))),
+        },
+        Err(e) => PositionCheck {
+            legal: false,
+            error: Some(e.to_string()),
+            position: None,
+        },
+    }))
 }
 
 #[derive(Deserialize)]

@@ -176,10 +176,12 @@ function clickSquare(sq) {
 
 $("board").addEventListener("click", (e) => {
   const sq = e.target.closest(".sq")?.dataset.square;
-  if (sq) clickSquare(sq);
+  if (sq && editor.active) editorClick(sq);
+  else if (sq) clickSquare(sq);
 });
 $("board").addEventListener("dragstart", (e) => {
   const sq = e.target.closest(".sq")?.dataset.square;
+  if (sq && editor.active) { e.dataTransfer.setData("text/plain", sq); return; }
   if (!sq || !mayMove(sq)) { e.preventDefault(); return; }
   board.selected = sq;
   e.dataTransfer.setData("text/plain", sq);
@@ -189,6 +191,7 @@ $("board").addEventListener("drop", (e) => {
   e.preventDefault();
   const to = e.target.closest(".sq")?.dataset.square;
   const from = e.dataTransfer.getData("text/plain");
+  if (editor.active) { if (from && to && from !== to) editorMovePiece(from, to); return; }
   if (from && to && from !== to) tryMove(from, to);
   else drawBoard();
 });
@@ -483,7 +486,9 @@ async function takeBack() {
 // refused flag); with `adoptOver`, whether it is over is the server's word too. No piece moves
 // while it is over or the engine thinks.
 async function refreshGame(adoptOver) {
-  const view = await api(`/api/games/${play.id}`);
+  const id = play.id;
+  const view = await api(`/api/games/${id}`);
+  if (id !== play.id) return; // a new game was started meanwhile: its view is the one to show
   if (adoptOver) play.over = !!view.status;
   setPlayMovable(play.over || play.thinking ? null : play.human);
   showGame(view, view.uci_moves[view.uci_moves.length - 1]);
@@ -556,7 +561,8 @@ function saveState() {
   try {
     const clocks = play.clocks ? { ...play.clocks, savedAt: Date.now() } : null;
     localStorage.setItem(STORE, JSON.stringify({
-      tab: $("analyse-panel").hidden ? "play" : "analyse",
+      tab: !$("analyse-panel").hidden ? "analyse" : !$("editor-panel").hidden ? "editor" : "play",
+      editor: editor.active ? editorFen() : undefined,
       settings: { side: $("side").value, strength: $("strength").value, tc: $("tc").value,
         sound: $("sound-on").checked },
       play: { id: play.id, human: play.human, over: play.over, elo: play.elo, tc: play.tc, clocks,
@@ -1100,6 +1106,7 @@ document.addEventListener("keydown", (e) => {
   if (e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
   if (e.ctrlKey || e.metaKey || e.altKey) return; // the browser's own shortcuts (find, back)
   if (e.key === "f") { flip(); return; }
+  if (editor.active) return; // no moves to step through while setting up
   if ($("analyse-panel").hidden) {
     // Play: step through the game being played.
     const at = play.review ?? play.fens.length - 1;
@@ -1118,20 +1125,217 @@ document.addEventListener("keydown", (e) => {
   if (e.key in moves) { e.preventDefault(); showPly(moves[e.key]); }
 });
 
+// ---------------------------------------------------------------- board editor
+
+// The position being set up: a piece letter (FEN's) for each occupied square, the side to move
+// and the castling rights asked for. The server judges legality (/api/position), as it does
+// every rule.
+const START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+// `tail` is the FEN's en passant square and move counters: kept from a FEN typed in, reset by
+// any change to the pieces or the side to move (which could make them false).
+const editor = { active: false, pieces: {}, turn: "w", rights: "KQkq", tail: "- 0 1", tool: "move", seq: 0, valid: false };
+
+// Castling rights a position can have: the king and that rook on their starting squares.
+const CASTLING = { K: ["e1", "K", "h1", "R"], Q: ["e1", "K", "a1", "R"], k: ["e8", "k", "h8", "r"], q: ["e8", "k", "a8", "r"] };
+
+function editorFromFen(fen) {
+  const [placement, turn, rights, ep, half, full] = fen.trim().split(/\s+/);
+  const pieces = {};
+  const rows = (placement || "").split("/");
+  if (rows.length !== 8) return false;
+  for (let r = 0; r < 8; r++) {
+    let f = 0;
+    for (const ch of rows[r]) {
+      if (/[1-8]/.test(ch)) { f += Number(ch); continue; }
+      if (!/[kqrbnpKQRBNP]/.test(ch) || f > 7) return false;
+      pieces[FILES[f] + (8 - r)] = ch;
+      f += 1;
+    }
+    if (f !== 8) return false;
+  }
+  editor.pieces = pieces;
+  editor.turn = turn === "b" ? "b" : "w";
+  editor.rights = rights && rights !== "-" ? rights.replace(/[^KQkq]/g, "") : "";
+  editor.tail = [/^[a-h][36]$/.test(ep) ? ep : "-", /^\d+$/.test(half) ? half : "0", /^\d+$/.test(full) ? full : "1"].join(" ");
+  return true;
+}
+
+function castlingPossible(right) {
+  const [k, king, r, rook] = CASTLING[right];
+  return editor.pieces[k] === king && editor.pieces[r] === rook;
+}
+
+function editorFen() {
+  const rows = [];
+  for (let rank = 8; rank >= 1; rank--) {
+    let row = "", empty = 0;
+    for (const file of FILES) {
+      const p = editor.pieces[file + rank];
+      if (!p) { empty += 1; continue; }
+      if (empty) row += empty;
+      row += p;
+      empty = 0;
+    }
+    rows.push(row + (empty ? empty : ""));
+  }
+  const rights = "KQkq".split("").filter((c) => editor.rights.includes(c) && castlingPossible(c)).join("");
+  return `${rows.join("/")} ${editor.turn} ${rights || "-"} ${editor.tail}`;
+}
+
+// Shows the position being set up, and asks the server whether it is legal.
+function drawEditor() {
+  const fen = editorFen();
+  Object.assign(board, { fen, legal: [], arrows: [], last: null, check: false, turn: editor.turn === "w" ? "white" : "black" });
+  drawBoard();
+  if (document.activeElement !== $("ed-fen")) $("ed-fen").value = fen;
+  $("ed-turn").value = editor.turn;
+  for (const box of document.querySelectorAll("#ed-castling input")) {
+    const right = box.dataset.right;
+    const possible = castlingPossible(right);
+    box.checked = possible && editor.rights.includes(right);
+    box.disabled = !possible;
+    box.parentElement.classList.toggle("impossible", !possible);
+  }
+  for (const b of document.querySelectorAll("#palette button")) {
+    b.classList.toggle("active", b.dataset.tool === editor.tool);
+  }
+  const seq = ++editor.seq;
+  api("/api/position/check", { fen }).then((check) => {
+    if (seq !== editor.seq) return;
+    editor.valid = check.legal;
+    if (!check.legal) { showEditorMessage(`Illegal position: ${check.error}.`, true); return; }
+    const view = check.position;
+    const said = view.status ? `: ${view.status}` : view.check ? ", in check" : "";
+    showEditorMessage(`${view.turn === "white" ? "White" : "Black"} to move${said}.`, false);
+  }, (e) => {
+    if (seq !== editor.seq) return;
+    editor.valid = false;
+    showEditorMessage(e.message, true);
+  });
+  saveState();
+}
+
+function showEditorMessage(text, illegal) {
+  $("ed-message").textContent = text;
+  $("ed-message").classList.toggle("illegal", illegal);
+  $("ed-play").disabled = illegal;
+  $("ed-analyse").disabled = illegal;
+}
+
+// A click on a square: put the chosen piece there (or take it off if it is already there),
+// erase, or with "move pieces" pick a piece up and put it down on the next square clicked.
+function editorClick(sq) {
+  const tool = editor.tool;
+  if (tool !== "move") editor.tail = "- 0 1";
+  if (tool === "erase") {
+    delete editor.pieces[sq];
+  } else if (tool === "move") {
+    if (board.selected && board.selected !== sq) {
+      editorMovePiece(board.selected, sq);
+    } else {
+      board.selected = !board.selected && editor.pieces[sq] ? sq : null;
+      drawBoard();
+      return;
+    }
+  } else if (editor.pieces[sq] === tool) {
+    delete editor.pieces[sq];
+  } else {
+    editor.pieces[sq] = tool;
+  }
+  board.selected = null;
+  drawEditor();
+}
+
+// Moves a piece across the board (`from` a square), or puts a new one on it (`from` "new:<piece>");
+// `to` null takes it off the board.
+function editorMovePiece(from, to) {
+  editor.tail = "- 0 1";
+  let piece;
+  if (from.startsWith("new:")) {
+    piece = from.slice(4);
+  } else {
+    piece = editor.pieces[from];
+    delete editor.pieces[from];
+  }
+  if (to && /^[kqrbnpKQRBNP]$/.test(piece || "")) editor.pieces[to] = piece;
+  board.selected = null;
+  drawEditor();
+}
+
+$("palette").addEventListener("click", (e) => {
+  const tool = e.target.closest("button")?.dataset.tool;
+  if (!tool) return;
+  editor.tool = tool;
+  board.selected = null;
+  drawEditor();
+});
+$("palette").addEventListener("dragstart", (e) => {
+  const tool = e.target.closest("button")?.dataset.tool;
+  if (!tool || tool.length !== 1) { e.preventDefault(); return; }
+  e.dataTransfer.setData("text/plain", "new:" + tool);
+});
+for (const b of document.querySelectorAll("#palette .piece-tool")) b.draggable = true;
+$("ed-turn").addEventListener("change", () => { editor.turn = $("ed-turn").value; editor.tail = "- 0 1"; drawEditor(); });
+$("ed-castling").addEventListener("change", (e) => {
+  const right = e.target.dataset.right;
+  if (!right) return;
+  editor.rights = e.target.checked ? editor.rights + right : editor.rights.replace(right, "");
+  drawEditor();
+});
+$("ed-fen").addEventListener("input", () => {
+  if (editorFromFen($("ed-fen").value)) drawEditor();
+  else showEditorMessage("Not a FEN yet: eight ranks of pieces (KQRBNP, kqrbnp) and digits.", true);
+});
+$("ed-start").addEventListener("click", () => { editorFromFen(START_FEN); drawEditor(); });
+// Clearing keeps the castling rights asked for: they apply again once king and rook are home.
+$("ed-clear").addEventListener("click", () => { editor.pieces = {}; editor.tail = "- 0 1"; drawEditor(); });
+$("ed-flip").addEventListener("click", () => { board.orientation = board.orientation === "white" ? "black" : "white"; drawBoard(); });
+$("ed-play").addEventListener("click", () => {
+  if (!editor.valid) return;
+  $("start-fen").value = editorFen();
+  showTab("play");
+  newGame().catch((e) => setPlayStatus(e.message));
+});
+$("ed-analyse").addEventListener("click", async () => {
+  if (!editor.valid) return;
+  $("pgn-input").value = editorFen();
+  showTab("analyse");
+  await loadPgn(false);
+});
+// Dragging a piece off the board removes it.
+document.addEventListener("drop", (e) => {
+  if (!editor.active || e.target.closest("#board")) return;
+  e.preventDefault();
+  const from = e.dataTransfer.getData("text/plain");
+  if (from && !from.startsWith("new:")) editorMovePiece(from, null);
+});
+document.addEventListener("dragover", (e) => { if (editor.active) e.preventDefault(); });
+
 // ---------------------------------------------------------------- tabs and start
 
 function showTab(name) {
-  $("tab-play").classList.toggle("active", name === "play");
-  $("tab-analyse").classList.toggle("active", name === "analyse");
-  $("play-panel").hidden = name !== "play";
-  $("analyse-panel").hidden = name !== "analyse";
+  for (const tab of ["play", "analyse", "editor"]) {
+    $(`tab-${tab}`).classList.toggle("active", name === tab);
+    $(`${tab}-panel`).hidden = name !== tab;
+  }
   $("status").textContent = name === "play" ? play.status : "";
-  if (name === "analyse") {
+  const wasEditing = editor.active;
+  editor.active = name === "editor";
+  if (name === "editor") {
+    // The editor starts from the position on the board, whichever tab showed it.
+    restartEngine();
+    ana.seq += 1;
+    board.onMove = null;
+    board.movable = null;
+    if (!wasEditing) editorFromFen(board.fen || START_FEN);
+    drawClocks();
+    drawEditor();
+  } else if (name === "analyse") {
     // On the analysis board either side's pieces move: into the game's next move, or a variation.
     board.onMove = analysisMove;
     board.movable = "both";
     if (ana.fens.length === 0) {
-      ana.fens = [board.fen || "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"];
+      ana.fens = [board.fen || START_FEN];
     }
     showPly(ana.ply);
     drawClocks();
@@ -1149,6 +1353,7 @@ function showTab(name) {
 
 $("tab-play").addEventListener("click", () => showTab("play"));
 $("tab-analyse").addEventListener("click", () => showTab("analyse"));
+$("tab-editor").addEventListener("click", () => showTab("editor"));
 $("new-game").addEventListener("click", () => newGame().catch((e) => { $("status").textContent = e.message; }));
 $("takeback").addEventListener("click", takeBack);
 $("resign").addEventListener("click", () => endByPlayer("resign"));
@@ -1208,4 +1413,9 @@ setInterval(tick, 200);
     if (note) setPlayStatus(note);
   }
   if (saved && saved.tab === "analyse") showTab("analyse");
+  if (saved && saved.tab === "editor") {
+    if (typeof saved.editor === "string") editorFromFen(saved.editor);
+    editor.active = true; // keep the saved position rather than the board's
+    showTab("editor");
+  }
 })().catch((e) => { $("status").textContent = e.message; });
