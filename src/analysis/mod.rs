@@ -155,20 +155,24 @@ pub fn analyse_positions(
     controls: &Mutex<Vec<Arc<crate::search::SearchControl>>>,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Vec<Option<PositionInfo>> {
-    analyse_positions_with(game, opts, &mut Vec::new(), stop, controls, progress)
+    analyse_positions_with(game, opts, &mut Vec::new(), stop, controls, &|_, _| {
+        progress(1)
+    })
 }
 
 /// [`analyse_positions`] with searchers kept by the caller from game to game: making one
 /// (allocating and faulting in its hash) costs more than analysing a short game, which a file
 /// of many small games felt (1,323 games took 42 s, nearly all of it allocating). They are
 /// cleared before each game, so that every game is analysed as if alone; missing ones are made.
+/// `found(ply, info)` hears of each position as it is analysed (the page draws its graph as
+/// they come).
 pub fn analyse_positions_with(
     game: &PgnGame,
     opts: &Options,
     searchers: &mut Vec<Searcher>,
     stop: &AtomicBool,
     controls: &Mutex<Vec<Arc<crate::search::SearchControl>>>,
-    progress: &(dyn Fn(usize) + Sync),
+    found: &(dyn Fn(usize, &PositionInfo) + Sync),
 ) -> Vec<Option<PositionInfo>> {
     let line = game.main_line();
     let n = line.moves().len() + 1;
@@ -209,10 +213,10 @@ pub fn analyse_positions_with(
                     if stop.load(Ordering::Relaxed) {
                         break;
                     }
+                    found(ply, &info);
                     if let Ok(mut r) = results.lock() {
                         r[ply] = Some(info);
                     }
-                    progress(1);
                 }
             });
         }

@@ -185,7 +185,7 @@ pub fn run(
             &mut searchers,
             &interrupt.stop,
             &interrupt.controls,
-            &|n| progress.advance(n as u64),
+            &|_, _| progress.advance(1),
         );
         if let Ok(mut c) = interrupt.controls.lock() {
             c.clear();

@@ -265,7 +265,11 @@ try {
     await page.waitForFunction(() => document.querySelector("#play-moves").innerText.trim().split(/\s+/).length >= 6);
     const moves = await playMoves();
     if (moves[0] !== "d4" || moves[2] !== "Nf3") throw new Error(`resumed moves ${moves.join(" ")}`);
-    if (!(await pieceOn("d4")) || (await pieceOn("d2"))) throw new Error("the board is not the game's");
+    // The board is redrawn when the game's view comes back from the server (the move list was
+    // already there from the resume).
+    await page.waitForFunction(() => document.querySelector('#board .sq[data-square="d4"] .piece')
+      && !document.querySelector('#board .sq[data-square="d2"] .piece'), null, { timeout: 10000 })
+      .catch(() => { throw new Error("the board is not the game's"); });
     await page.waitForFunction(() => document.querySelector("#status").innerText === "Your move");
     // The resumed game goes on: a piece moves by dragging.
     const n = moves.length;
@@ -448,22 +452,32 @@ try {
     if (!chosen.includes("gnuchess – sjeng 1/2-1/2")) throw new Error(`chosen ${chosen}`);
   });
 
-  await step("a long analysis shows its progress and can be cancelled; the engine is free again", async () => {
+  await step("a long analysis shows its progress and fills the graph as it goes; it can be cancelled; the engine is free again", async () => {
     // Game 16 (275 plies) is loaded: at 0.3 s a position it would take over a minute.
     await page.selectOption("#analysis-time", "300");
     await page.click("#analyse-game");
     await page.waitForFunction(() => !document.querySelector("#analysis-running").hidden
-      && document.querySelector("#analysis-progress").value > 0, null, { timeout: 20000 });
+      && document.querySelector("#analysis-progress").value > 0, null, { timeout: 30000 });
+    // The graph draws the positions found so far: from the game's end (276 positions), backwards.
+    await page.waitForFunction(() => document.querySelector("#graph svg.streaming polygon")
+      && Array.isArray(ana.partial) && ana.partial.length === 276
+      && Number.isFinite(ana.partial[275]) && ana.partial.filter(Number.isFinite).length >= 2,
+    null, { timeout: 30000 });
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/analysis-streaming.png` });
     await page.click("#analysis-cancel");
     await page.waitForFunction(() => document.querySelector("#status").innerText === "Analysis cancelled"
-      && document.querySelector("#analysis-running").hidden);
-    await page.selectOption("#analysis-time", "50");
+      && document.querySelector("#analysis-running").hidden && !document.querySelector("#graph svg.streaming"));
+    // A depth instead of a time: the annotated PGN says which.
+    await page.selectOption("#analysis-time", "d8");
     await page.fill("#pgn-input", "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0");
     await page.click("#analyse-game");
     // The result itself, not the status line (which the position shown next may overwrite).
     await page.waitForFunction(() => ana.report && ana.report.moves.length === 7
       && document.querySelectorAll("#analyse-moves .move").length === 7
       && document.querySelector("#analysis-running").hidden, null, { timeout: 30000 });
+    const annotated = await page.evaluate(() => ana.annotated);
+    if (!annotated.includes("(depth 8)")) throw new Error(`annotator: ${annotated.slice(0, 300)}`);
+    if (!annotated.includes("Nf6?")) throw new Error(`3...Nf6 allows mate: ${annotated}`);
   });
 
   await step("narrow (phone) width still fits the board", async () => {

@@ -100,6 +100,9 @@ pub(super) struct PgnRequest {
     pgn: String,
     /// Milliseconds per position for `analyse-pgn` (default 100, at most 2000).
     movetime: Option<u64>,
+    /// A depth per position instead (1 to [`MAX_ANALYSIS_DEPTH`]), each search still bounded
+    /// by [`crate::web::MAX_SEARCH_MS`].
+    depth: Option<u32>,
     /// Which game of the text, from 1 (default 1).
     game: Option<usize>,
 }
@@ -253,11 +256,11 @@ pub(super) struct AnalysedView {
 /// Starts the whole-game analysis `req` asks for on a pooled searcher (refused with 429 when
 /// none is free): the game's view, the task that ends with the report and the annotated PGN,
 /// and a guard whose drop cancels it (its searchers stop and the permit comes back at once).
-/// `progress(done, total)` hears of each position analysed, from the searching thread.
+/// `progress` hears of each position analysed, from the searching thread.
 fn start_analysis(
     state: Arc<AppState>,
     req: &PgnRequest,
-    progress: Box<dyn Fn(usize, usize) + Send + Sync>,
+    progress: Box<dyn Fn(Progress) + Send + Sync>,
 ) -> Result<Started, ApiError> {
     let chosen = choose_game(&req.pgn, req.game)?;
     let number = chosen.number;
@@ -269,7 +272,15 @@ fn start_analysis(
             crate::web::MAX_ANALYSED_PLIES
         )));
     }
-    let movetime = req.movetime.unwrap_or(100).clamp(10, 2000);
+    let budget = match req.depth {
+        Some(d) if (1..=MAX_ANALYSIS_DEPTH).contains(&d) => Budget::Depth(d),
+        Some(d) => {
+            return Err(bad(format!(
+                "depth {d}: between 1 and {MAX_ANALYSIS_DEPTH}"
+            )))
+        }
+        None => Budget::Movetime(req.movetime.unwrap_or(100).clamp(10, 2000)),
+    };
     let permit = try_acquire(&state)?;
     let view = pgn_view(&chosen);
     let interrupt = crate::analysis::run::Interrupt::default();
@@ -282,10 +293,18 @@ fn start_analysis(
     let searcher = take_searcher(&state);
     let task = tokio::task::spawn_blocking(move || {
         let opts = crate::analysis::Options {
-            limits: Limits {
-                movetime: Some(movetime),
-                multipv: 1,
-                ..Limits::default()
+            limits: match budget {
+                Budget::Movetime(ms) => Limits {
+                    movetime: Some(ms),
+                    multipv: 1,
+                    ..Limits::default()
+                },
+                Budget::Depth(d) => Limits {
+                    depth: Some(d),
+                    movetime: Some(crate::web::MAX_SEARCH_MS),
+                    multipv: 1,
+                    ..Limits::default()
+                },
             },
             threads: 1,
             hash_mib: crate::web::SEARCHER_HASH_MIB,
@@ -301,9 +320,14 @@ fn start_analysis(
             &mut searchers,
             &interrupt.stop,
             &interrupt.controls,
-            &|n| {
-                let now = done.fetch_add(n, std::sync::atomic::Ordering::Relaxed) + n;
-                progress(now, total);
+            &|ply, info| {
+                let now = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                progress(Progress {
+                    done: now,
+                    total,
+                    ply,
+                    cp: info.eval.ceiled_cp(),
+                });
             },
         );
         if let Ok(mut pool) = state.searchers.lock() {
@@ -311,14 +335,43 @@ fn start_analysis(
         }
         drop(permit);
         let report = crate::analysis::GameReport::new(number, &pgn, &infos, None);
-        let label = format!(
-            "Fianchetto {} ({movetime} ms a position)",
-            env!("CARGO_PKG_VERSION")
-        );
+        let label = format!("Fianchetto {} ({budget})", env!("CARGO_PKG_VERSION"));
         let annotated = crate::analysis::annotate(&pgn, &report, &label).to_pgn();
         (report, annotated)
     });
     Ok(Started { view, task, cancel })
+}
+
+/// The deepest search per position a whole-game analysis may ask for: depth 22 takes seconds
+/// a position on one core, a long game most of an hour.
+const MAX_ANALYSIS_DEPTH: u32 = 22;
+
+/// What each position of a whole-game analysis is given.
+#[derive(Clone, Copy)]
+enum Budget {
+    Movetime(u64),
+    Depth(u32),
+}
+
+impl std::fmt::Display for Budget {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Budget::Movetime(ms) => write!(f, "{ms} ms a position"),
+            Budget::Depth(d) => write!(f, "depth {d}"),
+        }
+    }
+}
+
+/// One position of a whole-game analysis done: a `progress` event of the stream.
+#[derive(Serialize)]
+struct Progress {
+    /// Positions analysed so far, of `total`.
+    done: usize,
+    total: usize,
+    /// The position just analysed: its ply (0 the start) and its evaluation in centipawns,
+    /// White's view, capped at ±1000 as the graph draws it (a mate is ±1000).
+    ply: usize,
+    cp: i32,
 }
 
 /// A whole-game analysis under way (see `start_analysis`).
@@ -328,7 +381,7 @@ pub(super) struct Started {
     cancel: OnDrop,
 }
 
-/// `POST /api/analyse-pgn {pgn, game?, movetime?}`: every position searched and every move
+/// `POST /api/analyse-pgn {pgn, game?, movetime? | depth?}`: every position searched and every move
 /// judged as lichess does (`fianchetto analyze`'s engine work), answered at the end.
 pub(super) async fn analyse_pgn(
     State(state): Shared,
@@ -336,7 +389,7 @@ pub(super) async fn analyse_pgn(
 ) -> ApiResult<AnalysedView> {
     let Json(req) = body?;
     // A client that leaves cancels the whole analysis (the guard drops with this future).
-    let Started { view, task, cancel } = start_analysis(state, &req, Box::new(|_, _| {}))?;
+    let Started { view, task, cancel } = start_analysis(state, &req, Box::new(|_| {}))?;
     let analysed = task.await.map_err(|_| internal());
     cancel.disarm();
     let (report, annotated_pgn) = analysed?;
@@ -347,8 +400,8 @@ pub(super) async fn analyse_pgn(
     }))
 }
 
-/// `POST /api/analyse-pgn/stream {pgn, game?, movetime?}`: the same analysis as server-sent
-/// events: `progress` `{done, total}` as positions are analysed, then one `done` with what
+/// `POST /api/analyse-pgn/stream {pgn, game?, movetime? | depth?}`: the same analysis as server-sent
+/// events: `progress` `{done, total, ply, cp}` as positions are analysed, then one `done` with what
 /// `/api/analyse-pgn` answers (or `error`). Closing the stream cancels the analysis.
 pub(super) async fn analyse_pgn_stream(
     State(state): Shared,
@@ -360,13 +413,12 @@ pub(super) async fn analyse_pgn_stream(
     let Started { view, task, cancel } = start_analysis(
         state,
         &req,
-        Box::new(move |done, total| {
-            // A full channel (a slow reader) skips a progress step; the next one says more.
-            let _ = progress_tx.try_send(
-                Event::default()
-                    .event("progress")
-                    .data(serde_json::json!({ "done": done, "total": total }).to_string()),
-            );
+        Box::new(move |p| {
+            // A full channel (a slow reader) skips a progress step: its point of the graph
+            // comes with the final report.
+            if let Ok(data) = serde_json::to_string(&p) {
+                let _ = progress_tx.try_send(Event::default().event("progress").data(data));
+            }
         }),
     )?;
     tokio::spawn(async move {

@@ -643,7 +643,7 @@ async function resumeGame(saved) {
 const ana = { fens: [], moves: [], uci: [], ply: 0, report: null, source: null, lines: [], seq: 0, games: [], game: 1, annotated: null,
   // A line the user explores from a position of the game: {start, fens, sans, ucis}, and where
   // in it the board is (`vply` 0: on the game itself).
-  variation: null, vply: 0, loads: 0, abort: null, progressEvents: 0 };
+  variation: null, vply: 0, loads: 0, abort: null, progressEvents: 0, partial: null };
 
 // The position the analysis board shows: in the variation, or in the game.
 function currentFen() {
@@ -874,6 +874,10 @@ async function analyseStreamed(request) {
         if (event === "progress") {
           const p = JSON.parse(data);
           ana.progressEvents += 1;
+          // The graph fills in as positions come (from the game's end backwards).
+          if (!ana.partial || ana.partial.length !== p.total) ana.partial = new Array(p.total).fill(undefined);
+          ana.partial[p.ply] = p.cp;
+          drawGraph();
           $("analysis-progress").max = p.total;
           $("analysis-progress").value = p.done;
           $("analysis-count").textContent = `${p.done} / ${p.total} positions`;
@@ -891,6 +895,8 @@ async function analyseStreamed(request) {
   } finally {
     if (ana.abort === ctrl) ana.abort = null;
     $("analysis-running").hidden = true;
+    ana.partial = null;
+    drawGraph();
   }
 }
 
@@ -905,7 +911,9 @@ async function loadPgn(analyse, game) {
     if (game) request.game = game;
     let data;
     if (analyse) {
-      request.movetime = Number($("analysis-time").value);
+      const budget = $("analysis-time").value;
+      if (budget.startsWith("d")) request.depth = Number(budget.slice(1));
+      else request.movetime = Number(budget);
       data = await analyseStreamed(request);
       if (data === null) {
         if (seq === ana.loads) $("status").textContent = "Analysis cancelled";
@@ -993,27 +1001,45 @@ function chances(cp) {
   return 2 / (1 + Math.exp(-0.00368208 * cp)) - 1;
 }
 
+// The evaluation graph: the report's, or while an analysis streams, the positions found so
+// far (`ana.partial`, White's view in capped centipawns, gaps where nothing is known yet).
 function drawGraph() {
   const el = $("graph");
   el.textContent = "";
-  if (!ana.report) return;
-  const cps = [ana.report.moves[0] ? ana.report.moves[0].cp_before : 0];
-  ana.report.moves.forEach((m) => cps.push(m.cp_after));
+  const streaming = Array.isArray(ana.partial);
+  let cps;
+  if (streaming) {
+    cps = ana.partial;
+  } else if (ana.report) {
+    cps = [ana.report.moves[0] ? ana.report.moves[0].cp_before : 0];
+    ana.report.moves.forEach((m) => cps.push(m.cp_after));
+  } else {
+    return;
+  }
   const w = 600, h = 120, n = Math.max(1, cps.length - 1);
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
   svg.setAttribute("preserveAspectRatio", "none");
-  const points = cps.map((cp, i) => `${(i / n) * w},${h / 2 - chances(cp ?? 0) * (h / 2 - 2)}`);
-  const area = document.createElementNS(ns, "polygon");
-  area.setAttribute("points", `0,${h} ${points.join(" ")} ${w},${h}`);
-  area.setAttribute("fill", "#ddd");
-  svg.appendChild(area);
+  const point = (cp, i) => [(i / n) * w, h / 2 - chances(cp ?? 0) * (h / 2 - 2)];
+  const known = [];
+  cps.forEach((cp, i) => { if (!streaming || Number.isFinite(cp)) known.push(point(cp, i)); });
+  if (known.length) {
+    const area = document.createElementNS(ns, "polygon");
+    area.setAttribute("points", `${known[0][0]},${h} ${known.map((p) => p.join(",")).join(" ")} ${known[known.length - 1][0]},${h}`);
+    area.setAttribute("fill", "#ddd");
+    svg.appendChild(area);
+  }
   const mid = document.createElementNS(ns, "line");
   mid.setAttribute("x1", "0"); mid.setAttribute("x2", String(w));
   mid.setAttribute("y1", String(h / 2)); mid.setAttribute("y2", String(h / 2));
   mid.setAttribute("stroke", "#888");
   svg.appendChild(mid);
+  if (streaming) {
+    svg.classList.add("streaming");
+    el.appendChild(svg);
+    return;
+  }
   const cursor = document.createElementNS(ns, "line");
   const x = (ana.ply / n) * w;
   cursor.setAttribute("x1", String(x)); cursor.setAttribute("x2", String(x));
@@ -1023,7 +1049,7 @@ function drawGraph() {
   ana.report.moves.forEach((m, i) => {
     if (!m.judgement) return;
     const dot = document.createElementNS(ns, "circle");
-    const [px, py] = points[i + 1].split(",").map(Number);
+    const [px, py] = point(cps[i + 1], i + 1);
     dot.setAttribute("cx", String(px)); dot.setAttribute("cy", String(py)); dot.setAttribute("r", "4");
     dot.setAttribute("fill", { inaccuracy: "#56b4e9", mistake: "#e69f00", blunder: "#df5353" }[m.judgement]);
     svg.appendChild(dot);
