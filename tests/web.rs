@@ -3,9 +3,12 @@
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
+use fianchetto::web::MAX_SEARCH_MS;
 use fianchetto::web::{router, AppState};
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+use tokio::task::JoinHandle;
 use tower::ServiceExt;
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -321,11 +324,12 @@ async fn pgn_is_read_and_analysed_and_live_analysis_streams() {
 async fn a_flood_of_analyses_is_refused_not_queued() {
     let app = App::new();
     // Two engines: start analyses until one is refused; each request holds its engine while
-    // its stream is open.
+    // its stream is open. They would think for the longest time allowed if nothing stopped them.
+    let started = Instant::now();
     let mut held = Vec::new();
     let mut refused = 0;
     for _ in 0..6 {
-        let res = app.start_analysis(3000).await;
+        let res = app.start_analysis(MAX_SEARCH_MS).await;
         if res.status() == StatusCode::TOO_MANY_REQUESTS {
             refused += 1;
         } else {
@@ -335,20 +339,14 @@ async fn a_flood_of_analyses_is_refused_not_queued() {
     }
     assert_eq!(held.len(), 2);
     assert_eq!(refused, 4);
-    // Closing the streams frees the engines.
+    // The rules need no engine: they are answered while every engine is busy.
+    let (s, _) = app.post("/api/position", json!({ "fen": START })).await;
+    assert_eq!(s, StatusCode::OK);
+    // Closing the streams frees the engines: both are back before the searches could have
+    // ended by themselves (MAX_SEARCH_MS after they started), with a generous 50 s allowed.
     drop(held);
-    let mut ok = false;
-    for _ in 0..100 {
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-        let (s, _) = app.post("/api/position", json!({ "fen": START })).await;
-        assert_eq!(s, StatusCode::OK);
-        let res = app.start_analysis(100).await;
-        if res.status() == StatusCode::OK {
-            ok = true;
-            break;
-        }
-    }
-    assert!(ok, "the engines were never freed");
+    let deadline = started + Duration::from_millis(MAX_SEARCH_MS) - Duration::from_secs(10);
+    engines_come_back(&app, 2, deadline).await;
 }
 
 /// A PGN whose variations nest `depth` levels.
@@ -498,49 +496,152 @@ async fn a_closed_analysis_stream_leaves_the_engine_whole() {
 }
 
 /// Waits (up to a generous minute: the machine may be busy) until an analysis is accepted.
-async fn engine_comes_back(app: &App) -> std::time::Duration {
-    let t = std::time::Instant::now();
-    while t.elapsed() < std::time::Duration::from_secs(60) {
-        let res = app.start_analysis(50).await;
-        if res.status() == StatusCode::OK {
-            let _ = res.into_body().collect().await;
-            return t.elapsed();
+async fn engine_comes_back(app: &App) {
+    engines_come_back(app, 1, Instant::now() + Duration::from_secs(60)).await;
+}
+
+/// Waits until `engines` analyses are accepted at once (so that many engines are free), and
+/// fails if that has not happened by `deadline`.
+async fn engines_come_back(app: &App, engines: usize, deadline: Instant) {
+    loop {
+        let mut accepted = Vec::new();
+        for _ in 0..engines {
+            let res = app.start_analysis(50).await;
+            if res.status() == StatusCode::OK {
+                accepted.push(res);
+            }
         }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        let all = accepted.len() == engines;
+        // Run to their end (50 ms): their engines are back in the pool when the streams end.
+        for res in accepted {
+            let _ = res.into_body().collect().await;
+        }
+        if all {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the engines never came back (wanted {engines})"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    panic!("the engine never came back");
+}
+
+/// A game of `plies` moves none of whose positions is over by rule (mate, stalemate, too little
+/// material, a threefold repetition or fifty moves), so that its analysis searches every
+/// position for its whole movetime. ("1. Nf3 Nf6 2. Ng1 Ng8" repeated is over by repetition
+/// from its ninth position on, and those positions are answered without a search.) The moves
+/// are picked among the legal ones by a fixed pseudo-random rule.
+fn long_game(plies: usize) -> String {
+    use fianchetto::chess::{Board, Game};
+    let mut game = Game::new(Board::startpos());
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    while game.moves().len() < plies {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let legal = game.board().legal_moves();
+        let n = legal.len();
+        let playable = (0..n)
+            .map(|k| legal[(k + (seed >> 33) as usize) % n])
+            .find(|&m| {
+                game.push(m).expect("a legal move");
+                let over = game.outcome().is_some();
+                game.pop();
+                !over
+            })
+            .expect("a move that does not end the game");
+        game.push(playable).expect("a legal move");
+    }
+    game.san_moves()
+}
+
+impl App {
+    /// Sends a POST from a client of its own (a task): aborting the task is the client going
+    /// away, which drops the request's future as hyper does when a connection closes.
+    fn spawn_post(&self, path: &str, body: &Value) -> JoinHandle<(StatusCode, String)> {
+        let app = App(self.0.clone());
+        let (path, body) = (path.to_string(), body.to_string());
+        tokio::spawn(async move { app.post_raw(&path, &body).await })
+    }
+}
+
+/// Sends `body` to `path` from a client of its own and waits (up to a generous minute) until
+/// that request holds the app's only engine: until a probe analysis is refused with 429. A
+/// probe that finds the engine free took it before the request did: the probe runs to its end
+/// (its engine is back then), and the request is sent again if that got it refused.
+async fn request_holding_the_engine(
+    app: &App,
+    path: &str,
+    body: &Value,
+) -> JoinHandle<(StatusCode, String)> {
+    let t = Instant::now();
+    let mut request = app.spawn_post(path, body);
+    loop {
+        assert!(
+            t.elapsed() < Duration::from_secs(60),
+            "{path} never took the engine"
+        );
+        // The request's task runs meanwhile.
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        if request.is_finished() {
+            let (s, b) = request.await.unwrap();
+            assert!(
+                [
+                    StatusCode::TOO_MANY_REQUESTS,
+                    StatusCode::SERVICE_UNAVAILABLE
+                ]
+                .contains(&s),
+                "{path} ended before it was seen holding the engine: {s} {b}"
+            );
+            request = app.spawn_post(path, body);
+            continue;
+        }
+        let probe = app.start_analysis(50).await;
+        if probe.status() == StatusCode::TOO_MANY_REQUESTS {
+            return request;
+        }
+        assert_eq!(probe.status(), StatusCode::OK);
+        let _ = probe.into_body().collect().await;
+    }
+}
+
+/// The client of `request` goes away; the request must not have been answered before.
+async fn client_leaves(request: JoinHandle<(StatusCode, String)>) {
+    request.abort();
+    let left = request.await;
+    assert!(
+        left.as_ref().is_err_and(|e| e.is_cancelled()),
+        "answered before its client left: {left:?}"
+    );
 }
 
 #[tokio::test]
 async fn work_for_a_client_that_left_is_cancelled() {
     let app = App(router(AppState::new(1)));
-    // A whole-game analysis that would take 100 × 2 s: its client gives up after 300 ms.
-    let long_game = "1. Nf3 Nf6 2. Ng1 Ng8 ".repeat(25);
-    let request = app.post(
-        "/api/analyse-pgn",
-        json!({ "pgn": long_game, "movetime": 2000 }),
-    );
-    assert!(
-        tokio::time::timeout(std::time::Duration::from_millis(300), request)
-            .await
-            .is_err(),
-        "the analysis cannot have finished"
-    );
-    // The engine is back well before the analysis would have ended (200 s).
-    let back = engine_comes_back(&app).await;
-    assert!(back.as_secs() < 30, "{back:?}");
+    // A whole-game analysis at the longest movetime a position may have (2 s): 101 positions,
+    // each searched for its whole movetime, would keep the engine over 3 minutes, three times
+    // the minute that `engine_comes_back` waits. Its client leaves once it holds the engine.
+    let plies = 100;
+    let analysis = json!({ "pgn": long_game(plies), "movetime": 2000 });
+    let (s, v) = app
+        .post("/api/pgn", json!({ "pgn": analysis["pgn"] }))
+        .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["moves"].as_array().map(Vec::len), Some(plies));
+    let request = request_holding_the_engine(&app, "/api/analyse-pgn", &analysis).await;
+    client_leaves(request).await;
+    engine_comes_back(&app).await;
     // A bot move whose client leaves: the search stops, no move is played, the game is free.
+    // Had the search gone on, it would either still hold the engine when `engine_comes_back`
+    // gives up (it thinks for MAX_SEARCH_MS, as long as that waits) or have played its move.
     let (_, g) = app.post("/api/games", json!({})).await;
     let id = g["id"].as_u64().unwrap();
     let bot = format!("/api/games/{id}/bot");
-    let request = app.post(&bot, json!({ "movetime": 60_000 }));
-    assert!(
-        tokio::time::timeout(std::time::Duration::from_millis(300), request)
-            .await
-            .is_err()
-    );
-    let back = engine_comes_back(&app).await;
-    assert!(back.as_secs() < 30, "{back:?}");
+    let request =
+        request_holding_the_engine(&app, &bot, &json!({ "movetime": MAX_SEARCH_MS })).await;
+    client_leaves(request).await;
+    engine_comes_back(&app).await;
     let (s, g) = app.get(&format!("/api/games/{id}")).await;
     assert_eq!(s, StatusCode::OK);
     assert!(
