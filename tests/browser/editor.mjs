@@ -6,7 +6,8 @@
 // clicking and by dragging, moves and drags pieces off the board, erases, chooses the side to
 // move and castling rights (offered only where king and rook stand at home), types a FEN; the
 // page says when a position is illegal and why, and will not play or analyse it. Then analyses
-// and plays from a legal one, and keeps the position across a reload. Fails on any console or
+// and plays from a legal one, and keeps the position across a reload. On a phone-sized touch
+// screen, plays a move and sets up pieces by dragging with a finger. Fails on any console or
 // page error. Writes editor.png (the README's screenshot) to SCREENSHOT_DIR if given.
 import { spawn } from "node:child_process";
 import { chromium } from "playwright-core";
@@ -153,6 +154,60 @@ try {
   await page.waitForFunction(() => !document.getElementById("editor-panel").hidden, null, { timeout: LIVENESS });
   await page.waitForFunction(() => document.getElementById("ed-fen").value.startsWith("7k/8/8/8/8/8/8/K7 "), null, { timeout: LIVENESS });
   await message("to move: draw by insufficient material");
+
+  // A phone: pieces are dragged with a finger (touch events, which HTML5 drag and drop never
+  // sees), in play and in the editor.
+  const phone = await browser.newContext({ viewport: { width: 390, height: 800 }, hasTouch: true, isMobile: true });
+  const mobile = await phone.newPage();
+  mobile.on("console", (m) => { if (m.type() === "error") errors.push(`phone console: ${m.text()}`); });
+  mobile.on("pageerror", (e) => errors.push(`phone page error: ${e.message}`));
+  await mobile.goto(url);
+  await mobile.waitForFunction(() => document.getElementById("status").textContent === "Your move"
+    && document.querySelectorAll("#board .piece").length === 32, null, { timeout: LIVENESS });
+  const touch = await phone.newCDPSession(mobile);
+  const centre = async (selector) => {
+    const box = await mobile.locator(selector).boundingBox();
+    return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  };
+  const fingerDrag = async (fromSelector, toSelector) => {
+    // The page's top: the board and the palette below it both in view (a finger cannot drag
+    // to what is scrolled away, and pressing a button below scrolled the page).
+    await mobile.evaluate(() => window.scrollTo(0, 0));
+    const a = await centre(fromSelector), b = await centre(toSelector);
+    await touch.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [a] });
+    for (let i = 1; i <= 5; i++) {
+      const p = { x: a.x + ((b.x - a.x) * i) / 5, y: a.y + ((b.y - a.y) * i) / 5 };
+      await touch.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [p] });
+    }
+    await touch.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+  };
+  const onPhone = (sq) => `#board .sq[data-square="${sq}"]`;
+  await fingerDrag(`${onPhone("e2")} .piece`, onPhone("e4"));
+  await mobile.waitForFunction(() => document.querySelector('#board .sq[data-square="e4"] .piece')
+    && document.querySelector("#play-moves").innerText.includes("e4"), null, { timeout: LIVENESS });
+  // The engine answers, and the game goes on by finger.
+  await mobile.waitForFunction(() => document.getElementById("status").textContent === "Your move"
+    && document.querySelector("#play-moves").innerText.trim().split(/\s+/).length >= 2, null, { timeout: LIVENESS })
+    .catch(async (e) => {
+      throw new Error(`${e.message}: status ${await mobile.textContent("#status")}, moves ${await mobile.textContent("#play-moves")}`);
+    });
+  await mobile.click("#tab-editor");
+  await mobile.waitForFunction(() => !document.getElementById("editor-panel").hidden, null, { timeout: LIVENESS });
+  await mobile.click("#ed-clear");
+  await fingerDrag('#palette button[data-tool="K"]', onPhone("c3"));
+  await mobile.waitForFunction(() => document.getElementById("ed-fen").value.startsWith("8/8/8/8/8/2K5/8/8 "), null, { timeout: LIVENESS })
+    .catch(async (e) => {
+      await mobile.screenshot({ path: "failure.png" });
+      throw new Error(`${e.message}: ${await mobile.inputValue("#ed-fen")} ${JSON.stringify(await mobile.locator('#palette button[data-tool="K"]').boundingBox())}`);
+    });
+  await fingerDrag(`${onPhone("c3")} .piece`, onPhone("f6"));
+  await mobile.waitForFunction(() => document.getElementById("ed-fen").value.startsWith("8/8/5K2/8/8/8/8/8 "), null, { timeout: LIVENESS })
+    .catch(async (e) => {
+      await mobile.screenshot({ path: "failure.png" });
+      throw new Error(`${e.message}: ${await mobile.inputValue("#ed-fen")}`);
+    });
+  if (SHOTS) await mobile.screenshot({ path: `${SHOTS}/phone-editor.png` });
+  await phone.close();
 
   check(errors.length === 0, `no console errors: ${errors.join("; ")}`);
   console.log("board editor test passed");

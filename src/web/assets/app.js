@@ -80,7 +80,6 @@ function drawBoard() {
       const span = document.createElement("span");
       span.className = "piece " + (p === p.toUpperCase() ? "w" : "b");
       span.textContent = GLYPHS[p.toLowerCase()];
-      span.draggable = true;
       div.appendChild(span);
     }
     if (i % 8 === 0) addCoord(div, "rank", sq[1]);
@@ -175,26 +174,84 @@ function clickSquare(sq) {
 }
 
 $("board").addEventListener("click", (e) => {
+  if (drag.justDropped) return; // the click a browser sends after a drag is not a click
   const sq = e.target.closest(".sq")?.dataset.square;
   if (sq && editor.active) editorClick(sq);
   else if (sq) clickSquare(sq);
 });
-$("board").addEventListener("dragstart", (e) => {
-  const sq = e.target.closest(".sq")?.dataset.square;
-  if (sq && editor.active) { e.dataTransfer.setData("text/plain", sq); return; }
-  if (!sq || !mayMove(sq)) { e.preventDefault(); return; }
-  board.selected = sq;
-  e.dataTransfer.setData("text/plain", sq);
+
+// Dragging pieces with any pointer (mouse, finger, pen): pointer events rather than HTML5 drag
+// and drop, which touch screens never send. A press that does not move is left to `click`.
+// Sources: a piece that may move (any piece, and the palette's, in the board editor).
+const drag = { from: null, piece: null, pointer: null, x: 0, y: 0, ghost: null, justDropped: false };
+
+function dragSource(target) {
+  const sq = target.closest("#board .sq")?.dataset.square;
+  if (sq) {
+    const p = pieceAt(board.fen, sq);
+    return p && (editor.active || mayMove(sq)) ? { from: sq, piece: p } : null;
+  }
+  const tool = target.closest("#palette .piece-tool")?.dataset.tool;
+  return tool && editor.active ? { from: "new:" + tool, piece: tool } : null;
+}
+
+document.addEventListener("pointerdown", (e) => {
+  if (e.button !== 0 || drag.from) return;
+  const source = dragSource(e.target);
+  if (!source) return;
+  // A touch captures its pointer to the element first touched, which a redraw of the board
+  // replaces: let the events go to whatever is under the finger instead.
+  if (e.target.hasPointerCapture?.(e.pointerId)) e.target.releasePointerCapture(e.pointerId);
+  Object.assign(drag, source, { pointer: e.pointerId, x: e.clientX, y: e.clientY, ghost: null });
 });
-$("board").addEventListener("dragover", (e) => e.preventDefault());
-$("board").addEventListener("drop", (e) => {
+
+document.addEventListener("pointermove", (e) => {
+  if (!drag.from || e.pointerId !== drag.pointer) return;
+  if (!drag.ghost) {
+    // A few pixels of travel make it a drag, not a shaky click.
+    if (Math.hypot(e.clientX - drag.x, e.clientY - drag.y) < 6) return;
+    const ghost = document.createElement("span");
+    const white = drag.piece === drag.piece.toUpperCase();
+    ghost.className = `piece ghost ${white ? "w" : "b"}`;
+    ghost.textContent = GLYPHS[drag.piece.toLowerCase()];
+    document.body.appendChild(ghost);
+    drag.ghost = ghost;
+    if (!drag.from.startsWith("new:")) {
+      // Its square and targets show while it is carried; the board is marked, not redrawn,
+      // so that the element the pointer went down on stays.
+      board.selected = drag.from;
+      const square = (sq) => document.querySelector(`#board .sq[data-square="${sq}"]`);
+      square(drag.from)?.classList.add("selected");
+      square(drag.from)?.querySelector(".piece")?.classList.add("carried");
+      for (const m of board.legal) if (m.from === drag.from) square(m.to)?.classList.add("target");
+    }
+  }
   e.preventDefault();
-  const to = e.target.closest(".sq")?.dataset.square;
-  const from = e.dataTransfer.getData("text/plain");
-  if (editor.active) { if (from && to && from !== to) editorMovePiece(from, to); return; }
-  if (from && to && from !== to) tryMove(from, to);
-  else drawBoard();
+  drag.ghost.style.left = `${e.clientX}px`;
+  drag.ghost.style.top = `${e.clientY}px`;
 });
+
+function endDrag(e, cancelled) {
+  if (!drag.from || e.pointerId !== drag.pointer) return;
+  const { from, ghost } = drag;
+  drag.from = null;
+  if (!ghost) return; // a press without a drag: a click
+  ghost.remove();
+  drag.justDropped = true;
+  setTimeout(() => { drag.justDropped = false; }, 0);
+  const to = cancelled ? null
+    : document.elementFromPoint(e.clientX, e.clientY)?.closest("#board .sq")?.dataset.square || null;
+  if (editor.active) {
+    // Dropped off the board, an editor's piece leaves it; back on its square, nothing changes.
+    if (cancelled || to === from) drawEditor();
+    else editorMovePiece(from, to);
+    return;
+  }
+  if (to && to !== from) tryMove(from, to);
+  else { board.selected = null; drawBoard(); }
+}
+document.addEventListener("pointerup", (e) => endDrag(e, false));
+document.addEventListener("pointercancel", (e) => endDrag(e, true));
 
 function setPosition(view, last, arrows) {
   board.arrows = arrows || [];
@@ -1295,12 +1352,6 @@ $("palette").addEventListener("click", (e) => {
   board.selected = null;
   drawEditor();
 });
-$("palette").addEventListener("dragstart", (e) => {
-  const tool = e.target.closest("button")?.dataset.tool;
-  if (!tool || tool.length !== 1) { e.preventDefault(); return; }
-  e.dataTransfer.setData("text/plain", "new:" + tool);
-});
-for (const b of document.querySelectorAll("#palette .piece-tool")) b.draggable = true;
 $("ed-turn").addEventListener("change", () => { editor.turn = $("ed-turn").value; editor.tail = "- 0 1"; drawEditor(); });
 $("ed-castling").addEventListener("change", (e) => {
   const right = e.target.dataset.right;
@@ -1328,14 +1379,6 @@ $("ed-analyse").addEventListener("click", async () => {
   showTab("analyse");
   await loadPgn(false);
 });
-// Dragging a piece off the board removes it.
-document.addEventListener("drop", (e) => {
-  if (!editor.active || e.target.closest("#board")) return;
-  e.preventDefault();
-  const from = e.dataTransfer.getData("text/plain");
-  if (from && !from.startsWith("new:")) editorMovePiece(from, null);
-});
-document.addEventListener("dragover", (e) => { if (editor.active) e.preventDefault(); });
 
 // ---------------------------------------------------------------- tabs and start
 
