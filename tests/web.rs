@@ -157,6 +157,31 @@ async fn rules_of_any_position() {
         .filter_map(|m| m["promotion"].as_str())
         .collect();
     assert_eq!(promos.len(), 4, "{v}");
+    // The board editor's check: an illegal position is an answer with its reason, not an error.
+    let (status, v) = app
+        .post("/api/position/check", json!({ "fen": START }))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(v["legal"], true);
+    assert_eq!(v["position"]["legal"].as_array().unwrap().len(), 20);
+    for (fen, why) in [
+        ("8/8/8/8/8/8/8/8 w - - 0 1", "White has 0 kings"),
+        ("k6P/8/8/8/8/8/8/K7 w - - 0 1", "pawn on h8"),
+        (
+            "k6R/8/8/8/8/8/8/K7 w - - 0 1",
+            "Black is not to move but is in check",
+        ),
+        ("k7/8/8/8/8/8/8/K7 w K - 0 1", "castling right 'K'"),
+    ] {
+        let (status, v) = app.post("/api/position/check", json!({ "fen": fen })).await;
+        assert_eq!(status, StatusCode::OK, "{fen}");
+        assert_eq!(v["legal"], false, "{fen}");
+        assert!(v["error"].as_str().unwrap().contains(why), "{fen}: {v}");
+        assert!(v.get("position").is_none(), "{v}");
+    }
+    // A body that is not the request is still an error.
+    let (status, _) = app.post_raw("/api/position/check", "{not json").await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
 }
 
 #[tokio::test]
