@@ -3,106 +3,15 @@
 //! Each test asserts a property that breaks if the feature does (a limit ignored, an option
 //! not applied, a flag not read), never a latency.
 
-use std::io::{BufRead, BufReader, Write};
+#[path = "common/engine.rs"]
+mod engine;
+
+use engine::{Engine, LIVENESS};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Output, Stdio};
-use std::sync::mpsc::{channel, Receiver};
+use std::process::{Command, Output, Stdio};
+use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
-
-/// How long a test waits for a reply that must come (a loaded 2-core machine never trips it).
-const LIVENESS: Duration = Duration::from_secs(30);
-
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    seen: Vec<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_fianchetto"))
-            .arg("uci")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("binary starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(l) = line else { break };
-                if tx.send(l).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines: rx,
-            seen: Vec::new(),
-        }
-    }
-
-    fn send(&mut self, s: &str) {
-        writeln!(self.stdin, "{s}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Reads lines until one starts with `prefix`; returns it.
-    fn expect(&mut self, prefix: &str) -> String {
-        let start = Instant::now();
-        loop {
-            let left = LIVENESS.checked_sub(start.elapsed()).unwrap_or_default();
-            match self.lines.recv_timeout(left) {
-                Ok(l) => {
-                    self.seen.push(l.clone());
-                    if l.starts_with(prefix) {
-                        return l;
-                    }
-                }
-                Err(_) => panic!("no {prefix:?} within {LIVENESS:?}; saw {:?}", self.seen),
-            }
-        }
-    }
-
-    /// Everything said from now until the `readyok` answering an `isready` sent now.
-    fn sync(&mut self) -> Vec<String> {
-        let before = self.seen.len();
-        self.send("isready");
-        self.expect("readyok");
-        self.seen[before..self.seen.len() - 1].to_vec()
-    }
-
-    /// Sends `go`, waits for its `bestmove`; returns the move and the lines said meanwhile.
-    fn go(&mut self, go: &str) -> (String, Vec<String>) {
-        let before = self.seen.len();
-        self.send(go);
-        let best = self.expect("bestmove");
-        let mv = best
-            .split_whitespace()
-            .nth(1)
-            .unwrap_or_default()
-            .to_string();
-        (mv, self.seen[before..].to_vec())
-    }
-
-    fn quit(mut self) {
-        self.send("quit");
-        let start = Instant::now();
-        loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                assert!(status.success(), "exit status {status}");
-                return;
-            }
-            assert!(start.elapsed() < LIVENESS, "engine did not quit");
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
 
 /// The `N` of `info string searched N nodes to depth D`, which `debug on` adds after a search.
 fn searched_nodes(lines: &[String]) -> u64 {
@@ -268,7 +177,7 @@ fn own_book_is_never_used_under_go_infinite_or_go_ponder() {
     one_move_book(&book, 8, 16);
     let mut e = Engine::start();
     e.send(&format!("setoption name BookFile value {}", book.display()));
-    e.expect("info string BookFile");
+    e.expect("info string BookFile", LIVENESS);
     e.send("setoption name OwnBook value true");
     e.send("setoption name Ponder value true");
     e.send("position startpos");
@@ -280,11 +189,11 @@ fn own_book_is_never_used_under_go_infinite_or_go_ponder() {
         let before = e.seen.len();
         e.send(go);
         // It searches: iterations come, and no bestmove until stop.
-        e.expect("info depth 3");
+        e.expect("info depth 3", LIVENESS);
         let said = e.sync();
         assert!(!said.iter().any(|l| l.starts_with("bestmove")), "{go}");
         e.send("stop");
-        e.expect("bestmove");
+        e.expect("bestmove", LIVENESS);
         let during = &e.seen[before..];
         assert!(
             !during.iter().any(|l| l.contains("book move")),
@@ -702,13 +611,13 @@ fn datagen_then_train_gives_a_net_the_engine_loads() {
     let mut e = Engine::start();
     e.send("position startpos");
     e.send("eval");
-    let embedded = e.expect("NNUE evaluation:");
+    let embedded = e.expect("NNUE evaluation:", LIVENESS).0;
     e.send(&format!("setoption name EvalFile value {}", net.display()));
-    let loaded = e.expect("info string EvalFile");
+    let loaded = e.expect("info string EvalFile", LIVENESS).0;
     assert!(loaded.contains(" loaded"), "{loaded}");
     assert!(!loaded.contains("not loaded"), "{loaded}");
     e.send("eval");
-    let tiny = e.expect("NNUE evaluation:");
+    let tiny = e.expect("NNUE evaluation:", LIVENESS).0;
     assert_ne!(tiny, embedded, "the new net evaluates differently");
     let (mv, lines) = e.go("go depth 3");
     assert!(!mv.is_empty() && mv != "(none)", "{lines:?}");

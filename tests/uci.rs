@@ -1,100 +1,12 @@
 //! The real binary driven through pipes, as a GUI drives it.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
+#[path = "common/engine.rs"]
+mod engine;
+
+use engine::{Engine, LIVENESS};
+use std::io::Write;
+use std::process::Command;
 use std::time::{Duration, Instant};
-
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    seen: Vec<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_fianchetto"));
-        command.arg("uci");
-        Engine::start_as(command)
-    }
-
-    /// The engine started by `command` (the binary, or a wrapper that runs it).
-    fn start_as(mut command: Command) -> Engine {
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("binary starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(l) = line else { break };
-                if tx.send(l).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines: rx,
-            seen: Vec::new(),
-        }
-    }
-
-    fn send(&mut self, s: &str) {
-        writeln!(self.stdin, "{s}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Reads lines until one starts with `prefix`; returns it and the time it took.
-    fn expect(&mut self, prefix: &str, within: Duration) -> (String, Duration) {
-        self.expect_line(|l| l.starts_with(prefix), within)
-    }
-
-    /// Reads lines until one satisfies `wanted`; returns it and the time it took.
-    fn expect_line(
-        &mut self,
-        wanted: impl Fn(&str) -> bool,
-        within: Duration,
-    ) -> (String, Duration) {
-        let start = Instant::now();
-        loop {
-            let left = within.checked_sub(start.elapsed()).unwrap_or_default();
-            match self.lines.recv_timeout(left) {
-                Ok(l) => {
-                    self.seen.push(l.clone());
-                    if wanted(&l) {
-                        return (l, start.elapsed());
-                    }
-                }
-                Err(_) => panic!("no expected line within {within:?}; saw {:?}", self.seen),
-            }
-        }
-    }
-
-    fn quit(mut self) {
-        self.send("quit");
-        let start = Instant::now();
-        loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                assert!(status.success(), "exit status {status}");
-                return;
-            }
-            assert!(start.elapsed() < LIVENESS, "engine did not quit");
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
-
-/// How long a test waits for a reply that must come: long enough that a loaded 2-core machine
-/// never trips it (a reply that never comes still fails). Latencies are measured by
-/// scripts/uci_latency.py, not asserted here.
-const LIVENESS: Duration = Duration::from_secs(30);
 
 #[test]
 fn scripted_session() {

@@ -2,6 +2,10 @@
 //! clients are cut off, a client that vanishes mid-request frees its engine, and a request that
 //! overflowed the stack before is answered while the process keeps serving.
 
+#[path = "common/games.rs"]
+mod games;
+
+use games::long_game;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
@@ -66,35 +70,6 @@ impl Server {
     fn alive(&mut self) -> bool {
         self.child.try_wait().expect("waitable").is_none()
     }
-}
-
-/// A game of `plies` moves none of whose positions is over by rule (mate, stalemate, too little
-/// material, a threefold repetition or fifty moves), so that its analysis searches every
-/// position for its whole movetime. ("1. Nf3 Nf6 2. Ng1 Ng8" repeated is over by repetition
-/// from its ninth position on, and those positions are answered without a search.) The moves
-/// are picked among the legal ones by a fixed pseudo-random rule.
-fn long_game(plies: usize) -> String {
-    use fianchetto::chess::{Board, Game};
-    let mut game = Game::new(Board::startpos());
-    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-    while game.moves().len() < plies {
-        seed = seed
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        let legal = game.board().legal_moves();
-        let n = legal.len();
-        let playable = (0..n)
-            .map(|k| legal[(k + (seed >> 33) as usize) % n])
-            .find(|&m| {
-                game.push(m).expect("a legal move");
-                let over = game.outcome().is_some();
-                game.pop();
-                !over
-            })
-            .expect("a move that does not end the game");
-        game.push(playable).expect("a legal move");
-    }
-    game.san_moves()
 }
 
 fn json_body(pgn: &str) -> String {
