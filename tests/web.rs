@@ -906,3 +906,40 @@ async fn a_streamed_analysis_reports_progress_then_the_result() {
         .await;
     assert_error(status, &text, 400, "bad PGN");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn large_bodies_are_served_in_turn_and_all_answered() {
+    // Twelve PGNs of about 100 KB at once (a 60-move game padded with a long comment): more
+    // than the four handled at a time, so most wait their turn; every one must be answered.
+    let app = App::new();
+    let pgn = format!("{{{}}} {}", "x".repeat(100_000), long_game(60));
+    let body = json!({ "pgn": pgn }).to_string();
+    let mut requests = Vec::new();
+    for _ in 0..12 {
+        let router = app.0.clone();
+        let body = body.clone();
+        requests.push(tokio::spawn(async move {
+            let req = Request::post("/api/pgn")
+                .header("content-type", "application/json")
+                .header("content-length", body.len())
+                .body(Body::from(body))
+                .unwrap();
+            let res = router.oneshot(req).await.unwrap();
+            let status = res.status();
+            let bytes = res.into_body().collect().await.unwrap().to_bytes();
+            (
+                status,
+                serde_json::from_slice::<Value>(&bytes).unwrap_or(Value::Null),
+            )
+        }));
+    }
+    let deadline = Duration::from_secs(60);
+    for r in requests {
+        let (status, v) = tokio::time::timeout(deadline, r)
+            .await
+            .expect("every large request is answered")
+            .unwrap();
+        assert_eq!(status, StatusCode::OK, "{v}");
+        assert_eq!(v["moves"].as_array().map(Vec::len), Some(60), "{v}");
+    }
+}

@@ -187,40 +187,48 @@ pub fn analyse_positions_with(
     }
     let results: Mutex<Vec<Option<PositionInfo>>> = Mutex::new(vec![None; n]);
     let chunk = n.div_ceil(threads);
-    std::thread::scope(|scope| {
-        for (t, searcher) in searchers.iter_mut().take(threads).enumerate() {
-            let (lo, hi) = (t * chunk, ((t + 1) * chunk).min(n));
-            let results = &results;
-            let line = &line;
-            scope.spawn(move || {
-                searcher.clear();
-                let control = searcher.control();
-                control.reset();
-                if let Ok(mut c) = controls.lock() {
-                    c.push(control);
-                }
-                for ply in (lo..hi).rev() {
-                    if stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    let mut g = Game::new(*line.start());
-                    for &m in &line.moves()[..ply] {
-                        // A prefix of a game whose moves were all legal (or passes not in check).
-                        g.push_or_pass(m).expect("moves of a read game are legal");
-                    }
-                    let info = analyse_position(searcher, &g, &opts.limits);
-                    // A search cut short by Ctrl-C is incomplete: leave the position unknown.
-                    if stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    found(ply, &info);
-                    if let Ok(mut r) = results.lock() {
-                        r[ply] = Some(info);
-                    }
-                }
-            });
+    // One stretch, positions `lo..hi`, analysed from its end backwards by `searcher`.
+    let stretch = |searcher: &mut Searcher, lo: usize, hi: usize| {
+        searcher.clear();
+        let control = searcher.control();
+        control.reset();
+        if let Ok(mut c) = controls.lock() {
+            c.push(control);
         }
-    });
+        for ply in (lo..hi).rev() {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let mut g = Game::new(*line.start());
+            for &m in &line.moves()[..ply] {
+                // A prefix of a game whose moves were all legal (or passes not in check).
+                g.push_or_pass(m).expect("moves of a read game are legal");
+            }
+            let info = analyse_position(searcher, &g, &opts.limits);
+            // A search cut short by Ctrl-C is incomplete: leave the position unknown.
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+            found(ply, &info);
+            if let Ok(mut r) = results.lock() {
+                r[ply] = Some(info);
+            }
+        }
+    };
+    if threads == 1 {
+        // On the caller's thread: the web server calls this from its pool of blocking threads,
+        // and a new thread per analysis left its touched stack in glibc's cache of thread
+        // stacks (a soak's resident memory grew by it).
+        stretch(&mut searchers[0], 0, n);
+    } else {
+        std::thread::scope(|scope| {
+            for (t, searcher) in searchers.iter_mut().take(threads).enumerate() {
+                let (lo, hi) = (t * chunk, ((t + 1) * chunk).min(n));
+                let stretch = &stretch;
+                scope.spawn(move || stretch(searcher, lo, hi));
+            }
+        });
+    }
     results.into_inner().unwrap_or_default()
 }
 

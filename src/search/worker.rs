@@ -20,6 +20,11 @@ pub(super) struct ThreadData {
     pub(super) heuristics: Heuristics,
     pub(super) pawns: crate::eval::PawnCache,
     pub(super) eval: crate::eval::SearchEval,
+    /// The PV table and move pickers of the last search (about 240 KB), handed to the next
+    /// one instead of allocated anew: a server searching thousands of times would otherwise
+    /// leave its allocator holding freed copies in every thread's arena (issue 26's soak).
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pickers: Vec<MovePicker>,
 }
 
 impl ThreadData {
@@ -29,19 +34,24 @@ impl ThreadData {
             heuristics: Heuristics::default(),
             pawns: crate::eval::PawnCache::new(),
             eval,
+            pv: Vec::new(),
+            pickers: Vec::new(),
         }
     }
 }
 
-/// Late-move reductions by depth and move number (see `params::LMR_BASE`).
-pub(super) fn lmr_table() -> Box<[[i32; 64]; 64]> {
-    let mut t = Box::new([[0i32; 64]; 64]);
-    for (d, row) in t.iter_mut().enumerate().skip(1) {
-        for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+/// Late-move reductions by depth and move number (see `params::LMR_BASE`), computed once.
+pub(super) fn lmr_table() -> &'static [[i32; 64]; 64] {
+    static TABLE: std::sync::OnceLock<[[i32; 64]; 64]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [[0i32; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
+            }
         }
-    }
-    t
+        t
+    })
 }
 
 /// One thread's state during a search: its tables, the shared table and flags, counters, the
@@ -76,7 +86,7 @@ pub(super) struct Worker<'a> {
     pub(super) excluded: Vec<Move>,
     /// The move a singular-extension search leaves out at each ply (`Move::NULL`: none).
     pub(super) singular: [Move; MAX_PLY + 2],
-    pub(super) lmr: Box<[[i32; 64]; 64]>,
+    pub(super) lmr: &'static [[i32; 64]; 64],
     /// One move picker per ply, reused from node to node.
     pub(super) pickers: Vec<MovePicker>,
     /// The score of the last root move that raised alpha (its line is `pv[0]`).
@@ -85,6 +95,14 @@ pub(super) struct Worker<'a> {
     pub(super) tb: Option<(&'a super::types::TablebaseConfig, usize)>,
     /// The tables' read count when the search began (for `tbhits`).
     pub(super) tb_hits_start: Option<(&'a crate::syzygy::Tablebases, u64)>,
+}
+
+impl Drop for Worker<'_> {
+    /// Hands the tables back to the thread's data for its next search.
+    fn drop(&mut self) {
+        self.t.pv = std::mem::take(&mut self.pv);
+        self.t.pickers = std::mem::take(&mut self.pickers);
+    }
 }
 
 impl Worker<'_> {
@@ -203,6 +221,14 @@ impl<'a> Worker<'a> {
         id: usize,
         report: &'a mut dyn FnMut(&Report),
     ) -> Worker<'a> {
+        // The last search's tables, set back to what a new one starts from (the same values as
+        // fresh ones, so that a search does not depend on the one before).
+        let mut pv = std::mem::take(&mut t.pv);
+        pv.clear();
+        pv.resize(MAX_PLY + 2, [Move::NULL; MAX_PLY + 1]);
+        let mut pickers = std::mem::take(&mut t.pickers);
+        pickers.clear();
+        pickers.resize_with(MAX_PLY + 2, MovePicker::default);
         Worker {
             t,
             tt,
@@ -221,14 +247,14 @@ impl<'a> Worker<'a> {
             was_pondering: false,
             path: Vec::new(),
             root_index: 0,
-            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 2],
+            pv,
             pv_len: [0; MAX_PLY + 2],
             evals: [Score::DRAW; MAX_PLY + 2],
             prev: [None; MAX_PLY + 2],
             excluded: Vec::new(),
             singular: [Move::NULL; MAX_PLY + 2],
             lmr: lmr_table(),
-            pickers: (0..MAX_PLY + 2).map(|_| MovePicker::default()).collect(),
+            pickers,
             root_score: Score::DRAW,
             tb: None,
             tb_hits_start: None,

@@ -480,6 +480,46 @@ try {
     if (!annotated.includes("Nf6?")) throw new Error(`3...Nf6 allows mate: ${annotated}`);
   });
 
+  await step("a premove is kept while the engine thinks and played when it has moved", async () => {
+    await page.click("#tab-play");
+    await page.fill("#start-fen", "");
+    await page.selectOption("#side", "white");
+    await page.selectOption("#strength", "full"); // no clock: the engine thinks 1 s a move
+    await page.selectOption("#tc", "");
+    await page.check("#premove-on");
+    await page.click("#new-game");
+    await page.waitForFunction(() => document.querySelector("#status").innerText === "Your move"
+      && document.querySelectorAll("#board .piece").length === 32);
+    await clickMove("e2", "e4");
+    await page.waitForFunction(() => play.thinking);
+    // The knight is premoved while the engine thinks; its squares are marked.
+    await clickMove("g1", "f3");
+    await page.waitForFunction(() => play.premove && play.premove.to === "f3"
+      && document.querySelectorAll("#board .sq.premove").length === 2
+      && document.querySelector("#status").innerText.startsWith("Premove g1-f3"));
+    if (!(await page.evaluate(() => play.thinking))) throw new Error("the engine had already moved: not a premove");
+    // Played as soon as the engine has answered: White's second move is Nf3, and the engine
+    // answers that too.
+    await page.waitForFunction(() => {
+      const m = document.querySelector("#play-moves").innerText.split(/\s+/).filter(Boolean);
+      return m[0] === "e4" && m[2] === "Nf3" && m.length >= 4 && document.querySelector("#status").innerText === "Your move";
+    }, null, { timeout: 30000 });
+    if (await page.evaluate(() => play.premove !== null || document.querySelectorAll("#board .sq.premove").length > 0)) {
+      throw new Error("the premove was not cleared");
+    }
+    // A premove that is illegal once the engine has moved is dropped; a click cancels one.
+    await clickMove("f1", "b5");
+    await page.waitForFunction(() => play.thinking);
+    await clickMove("d1", "h5");
+    await page.waitForFunction(() => play.premove && play.premove.to === "h5");
+    await square("a7").click();
+    await page.waitForFunction(() => play.premove === null && document.querySelectorAll("#board .sq.premove").length === 0);
+    await page.waitForFunction(() => document.querySelector("#status").innerText === "Your move", null, { timeout: 30000 });
+    const moves = await playMoves();
+    if (moves.length !== 6 || moves[4] !== "Bb5") throw new Error(`moves after a cancelled premove: ${moves.join(" ")}`);
+    await page.uncheck("#premove-on");
+  });
+
   await step("narrow (phone) width still fits the board", async () => {
     await page.setViewportSize({ width: 390, height: 800 });
     // The layout follows the new width: wait for the board to fit it, then measure it.

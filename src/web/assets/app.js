@@ -26,6 +26,11 @@ const board = {
   movable: null,
   // Arrows drawn over the board: [{from, to, kind}] with kind "engine" or "better".
   arrows: [],
+  // While the engine thinks, with premoves on: the colour whose pieces may be premoved, the
+  // callback that records a premove, and the one recorded ({from, to}), drawn on the board.
+  premoveFor: null,
+  onPremove: null,
+  premove: null,
 };
 
 function pieceAt(fen, square) {
@@ -71,6 +76,7 @@ function drawBoard() {
     div.dataset.square = sq;
     div.setAttribute("role", "gridcell");
     if (board.last && (board.last.from === sq || board.last.to === sq)) div.classList.add("last");
+    if (board.premove && (board.premove.from === sq || board.premove.to === sq)) div.classList.add("premove");
     if (board.selected === sq) div.classList.add("selected");
     if (targets.has(sq)) div.classList.add("target");
     if (checked === sq) div.classList.add("check");
@@ -130,14 +136,21 @@ function addCoord(div, kind, text) {
 }
 
 function mayMove(square) {
-  if (!board.onMove || !board.movable) return false;
   const p = pieceAt(board.fen, square);
   if (!p) return false;
   const color = p === p.toUpperCase() ? "white" : "black";
+  if (board.premoveFor) return color === board.premoveFor;
+  if (!board.onMove || !board.movable) return false;
   return color === board.turn && (board.movable === "both" || board.movable === color);
 }
 
 function tryMove(from, to) {
+  if (board.premoveFor) {
+    // Not this side's turn: the move is kept, and tried once the engine has moved.
+    board.selected = null;
+    board.onPremove({ from, to });
+    return true;
+  }
   const moves = board.legal.filter((m) => m.from === from && m.to === to);
   board.selected = null;
   if (moves.length === 0) { drawBoard(); return false; }
@@ -165,6 +178,14 @@ function choosePromotion(done) {
 }
 
 function clickSquare(sq) {
+  if (board.premoveFor && board.selected && board.selected !== sq) {
+    tryMove(board.selected, sq);
+    return;
+  }
+  if (board.premove && !board.selected) {
+    // A click on the board cancels the premove (and may pick up a piece for another).
+    board.onPremove(null);
+  }
   if (board.selected && board.selected !== sq && board.legal.some((m) => m.from === board.selected && m.to === sq)) {
     tryMove(board.selected, sq);
     return;
@@ -509,17 +530,49 @@ async function botMove() {
   const epoch = play.epoch;
   play.thinking = true;
   setPlayMovable(null);
+  setPremoving(true);
   setPlayStatus("Fianchetto is thinking…");
+  let answered = false;
   try {
     const view = await api(`/api/games/${play.id}/bot`, botLimits());
     if (epoch !== play.epoch || play.over) return;
     switchClock(play.human === "white" ? "black" : "white");
+    setPremoving(false);
     setPlayMovable(play.human);
     showGame(view, view.bot.uci);
+    answered = !play.over;
   } catch (e) {
     if (epoch === play.epoch && !play.over) setPlayStatus(`Engine: ${e.message}`);
   } finally {
-    if (epoch === play.epoch) play.thinking = false;
+    if (epoch === play.epoch) {
+      play.thinking = false;
+      setPremoving(false);
+    }
+  }
+  // The premove, if it is legal now (a pawn reaching the last rank becomes a queen); if not,
+  // it is dropped, as on lichess.
+  const pre = play.premove;
+  setPremove(null);
+  if (answered && pre && epoch === play.epoch) {
+    const m = board.legal.find((x) => x.from === pre.from && x.to === pre.to && (!x.promotion || x.promotion === "q"));
+    if (m) await humanMove(m.uci);
+  }
+}
+
+// Premoves are taken (from the person's pieces) while the engine thinks, if switched on.
+function setPremoving(on) {
+  const active = on && $("premove-on").checked && !$("play-panel").hidden && !play.over;
+  board.premoveFor = active ? play.human : null;
+  board.onPremove = active ? setPremove : null;
+}
+
+function setPremove(pre) {
+  play.premove = pre;
+  board.premove = pre;
+  if (!$("play-panel").hidden) {
+    drawBoard();
+    if (pre) setPlayStatus(`Premove ${pre.from}-${pre.to} (click the board to cancel)`);
+    else if (play.thinking) setPlayStatus("Fianchetto is thinking…");
   }
 }
 
@@ -621,7 +674,7 @@ function saveState() {
       tab: !$("analyse-panel").hidden ? "analyse" : !$("editor-panel").hidden ? "editor" : "play",
       editor: editor.active ? editorFen() : undefined,
       settings: { side: $("side").value, strength: $("strength").value, tc: $("tc").value,
-        sound: $("sound-on").checked },
+        sound: $("sound-on").checked, premove: $("premove-on").checked },
       play: { id: play.id, human: play.human, over: play.over, elo: play.elo, tc: play.tc, clocks,
         plies: play.plies },
       analyse: { pgn: $("pgn-input").value, fens: ana.fens, moves: ana.moves, uci: ana.uci,
@@ -1388,6 +1441,8 @@ function showTab(name) {
     $(`${tab}-panel`).hidden = name !== tab;
   }
   $("status").textContent = name === "play" ? play.status : "";
+  // Premoves belong to the game's board: off elsewhere, back (with the one kept) on Play.
+  board.premove = name === "play" ? play.premove : null;
   const wasEditing = editor.active;
   editor.active = name === "editor";
   if (name === "editor") {
@@ -1417,6 +1472,7 @@ function showTab(name) {
     drawClocks(); // at once, not only when the game's view comes back
     if (play.id) refreshGame(false).catch((e) => setPlayStatus(e.message));
   }
+  setPremoving(name === "play" && play.thinking);
   saveState();
 }
 
@@ -1429,6 +1485,11 @@ $("resign").addEventListener("click", () => endByPlayer("resign"));
 $("abort").addEventListener("click", () => endByPlayer("abort"));
 $("offer-draw").addEventListener("click", offerDraw);
 $("sound-on").addEventListener("change", saveState);
+$("premove-on").addEventListener("change", () => {
+  if (!$("premove-on").checked) setPremove(null);
+  setPremoving(play.thinking);
+  saveState();
+});
 const flip = () => { board.orientation = board.orientation === "white" ? "black" : "white"; drawBoard(); drawClocks(); };
 $("flip").addEventListener("click", flip);
 $("flip2").addEventListener("click", flip);
@@ -1470,6 +1531,7 @@ setInterval(tick, 200);
     if (typeof value === "string" && [...$(id).options].some((o) => o.value === value)) $(id).value = value;
   }
   if (typeof settings.sound === "boolean") $("sound-on").checked = settings.sound;
+  if (typeof settings.premove === "boolean") $("premove-on").checked = settings.premove;
   let resumed = false;
   try {
     resumed = await resumeGame(saved);
