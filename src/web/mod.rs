@@ -69,9 +69,9 @@ impl StoredGame {
         self.record = CompactGame::of(game);
     }
 
-    /// Why no more moves may be played, if the game is over.
-    fn over(&self) -> Option<String> {
-        match (&self.ended, self.game().outcome()) {
+    /// Why no more moves may be played in `game` (this one's, replayed), if it is over.
+    fn over(&self, game: &Game) -> Option<String> {
+        match (&self.ended, game.outcome()) {
             (Some(e), _) => Some(e.text.clone()),
             (None, Some(o)) => Some(o.to_string()),
             (None, None) => None,

@@ -18,10 +18,10 @@ pub(super) struct GameView {
     position: PositionView,
 }
 
-pub(super) fn game_view(id: u64, g: &StoredGame) -> GameView {
-    let game = g.game();
+/// The view of stored game `g` (id `id`), whose moves replayed are `game`.
+pub(super) fn game_view(id: u64, g: &StoredGame, game: &Game) -> GameView {
     let start = *game.start();
-    let mut position = position_view(&game);
+    let mut position = position_view(game);
     if let Some(e) = &g.ended {
         position.legal.clear();
         position.status = Some(e.text.clone());
@@ -123,7 +123,7 @@ pub(super) async fn new_game(
         time_control,
         ended: None,
     };
-    let view = game_view(id, &stored);
+    let view = game_view(id, &stored, &game);
     let mut games = state.games.lock().map_err(|_| internal())?;
     if games.len() >= crate::web::MAX_GAMES {
         // The least recently used game makes room.
@@ -163,7 +163,7 @@ pub(super) async fn get_game(State(state): Shared, Path(id): Path<u64>) -> ApiRe
     let mut games = state.games.lock().map_err(|_| internal())?;
     let g = games.get_mut(&id).ok_or_else(|| unknown(id))?;
     g.last_used = Instant::now();
-    Ok(Json(game_view(id, g)))
+    Ok(Json(game_view(id, g, &g.game())))
 }
 
 #[derive(Deserialize)]
@@ -180,14 +180,14 @@ pub(super) async fn game_move(
 ) -> ApiResult<GameView> {
     let Json(req) = body?;
     with_game(&state, id, |g| {
-        if let Some(why) = g.over() {
+        let mut game = g.game();
+        if let Some(why) = g.over(&game) {
             return Err(bad(format!("the game is over: {why}")));
         }
-        let mut game = g.game();
         game.push_text(req.mv.trim())
             .map_err(|e| bad(format!("illegal move {:?}: {e}", req.mv)))?;
         g.set_game(&game);
-        Ok(Json(game_view(id, g)))
+        Ok(Json(game_view(id, g, &game)))
     })
 }
 
@@ -215,7 +215,7 @@ pub(super) async fn undo(
             }
         }
         g.set_game(&game);
-        Ok(Json(game_view(id, g)))
+        Ok(Json(game_view(id, g, &game)))
     })
 }
 
@@ -290,11 +290,12 @@ pub(super) async fn bot_move(
     }
     // Checked and marked busy under one lock, so that two requests cannot both start a search.
     let game = with_game(&state, id, |g| {
-        if let Some(why) = g.over() {
+        let game = g.game();
+        if let Some(why) = g.over(&game) {
             return Err(bad(format!("the game is over: {why}")));
         }
         g.busy = true;
-        Ok(g.game())
+        Ok(game)
     })?;
     let busy = BusyGuard {
         state: Arc::clone(&state),
@@ -352,7 +353,7 @@ pub(super) async fn bot_move(
                 score: result.score.to_string(),
                 depth: result.depth,
             },
-            game: game_view(id, g),
+            game: game_view(id, g, &game),
         })
     })
     .await;
@@ -393,13 +394,14 @@ pub(super) async fn flag(
     if g.time_control.is_none() {
         return Err(bad("this game has no clock"));
     }
-    if let Some(why) = g.over() {
+    let game = g.game();
+    if let Some(why) = g.over(&game) {
         return Err(ApiError(
             StatusCode::CONFLICT,
             format!("the game is over: {why}"),
         ));
     }
-    let board = *g.game().board();
+    let board = *game.board();
     if board.side_to_move() != loser {
         return Err(bad(format!(
             "only the side to move can run out of time ({} is to move)",
@@ -425,7 +427,7 @@ pub(super) async fn flag(
         }
     });
     // A search still running for this game will find it over and drop its move.
-    Ok(Json(game_view(id, g)))
+    Ok(Json(game_view(id, g, &game)))
 }
 
 /// The result of a win for `winner`.
@@ -441,37 +443,38 @@ fn win_for(winner: crate::chess::Color) -> &'static str {
 fn open_game(
     games: &mut std::collections::HashMap<u64, StoredGame>,
     id: u64,
-) -> Result<&mut StoredGame, ApiError> {
+) -> Result<(&mut StoredGame, Game), ApiError> {
     let g = games.get_mut(&id).ok_or_else(|| unknown(id))?;
     g.last_used = Instant::now();
-    if let Some(why) = g.over() {
+    let game = g.game();
+    if let Some(why) = g.over(&game) {
         return Err(ApiError(
             StatusCode::CONFLICT,
             format!("the game is over: {why}"),
         ));
     }
-    Ok(g)
+    Ok((g, game))
 }
 
 /// `POST /api/games/{id}/resign`: the person resigns.
 pub(super) async fn resign(State(state): Shared, Path(id): Path<u64>) -> ApiResult<GameView> {
     let mut games = state.games.lock().map_err(|_| internal())?;
-    let g = open_game(&mut games, id)?;
+    let (g, game) = open_game(&mut games, id)?;
     let human = g.human;
     g.ended = Some(Ended {
         result: win_for(!human),
         text: format!("{} resigns", human.name()),
         termination: "normal",
     });
-    Ok(Json(game_view(id, g)))
+    Ok(Json(game_view(id, g, &game)))
 }
 
 /// `POST /api/games/{id}/abort`: ends a game before each side has moved once, with no result
 /// (as lichess aborts); later it must be resigned.
 pub(super) async fn abort(State(state): Shared, Path(id): Path<u64>) -> ApiResult<GameView> {
     let mut games = state.games.lock().map_err(|_| internal())?;
-    let g = open_game(&mut games, id)?;
-    if g.record.moves().len() >= 2 {
+    let (g, game) = open_game(&mut games, id)?;
+    if game.moves().len() >= 2 {
         return Err(bad(
             "a game can be aborted only before each side has moved; resign instead",
         ));
@@ -481,7 +484,7 @@ pub(super) async fn abort(State(state): Shared, Path(id): Path<u64>) -> ApiResul
         text: "Game aborted".to_string(),
         termination: "abandoned",
     });
-    Ok(Json(game_view(id, g)))
+    Ok(Json(game_view(id, g, &game)))
 }
 
 /// A draw offer's answer.
@@ -501,7 +504,7 @@ pub(super) async fn offer_draw(
 ) -> Result<Json<DrawView>, ApiError> {
     let (game, engine) = {
         let mut games = state.games.lock().map_err(|_| internal())?;
-        let g = open_game(&mut games, id)?;
+        let (g, game) = open_game(&mut games, id)?;
         if g.busy {
             return Err(ApiError(
                 StatusCode::CONFLICT,
@@ -510,7 +513,7 @@ pub(super) async fn offer_draw(
         }
         // Busy while the engine weighs the offer: no move may change the position it judges.
         g.busy = true;
-        (g.game(), !g.human)
+        (game, !g.human)
     };
     let busy = BusyGuard {
         state: Arc::clone(&state),
@@ -538,7 +541,7 @@ pub(super) async fn offer_draw(
     let accepted = skill::accepts_draw(engine_view, plies);
     let mut games = state.games.lock().map_err(|_| internal())?;
     busy.clear(&mut games);
-    let g = open_game(&mut games, id)?;
+    let (g, game) = open_game(&mut games, id)?;
     if accepted {
         g.ended = Some(Ended {
             result: "1/2-1/2",
@@ -548,7 +551,7 @@ pub(super) async fn offer_draw(
     }
     Ok(Json(DrawView {
         accepted,
-        game: game_view(id, g),
+        game: game_view(id, g, &game),
     }))
 }
 

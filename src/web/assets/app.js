@@ -1419,7 +1419,7 @@ $("ed-fen").addEventListener("input", () => {
 $("ed-start").addEventListener("click", () => { editorFromFen(START_FEN); drawEditor(); });
 // Clearing keeps the castling rights asked for: they apply again once king and rook are home.
 $("ed-clear").addEventListener("click", () => { editor.pieces = {}; editor.tail = "- 0 1"; drawEditor(); });
-$("ed-flip").addEventListener("click", () => { board.orientation = board.orientation === "white" ? "black" : "white"; drawBoard(); });
+$("ed-flip").addEventListener("click", () => flip());
 $("ed-play").addEventListener("click", () => {
   if (!editor.valid) return;
   $("start-fen").value = editorFen();
