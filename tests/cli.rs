@@ -1,18 +1,11 @@
 //! The command-line tools: perft (self-check, divide, hash check, suites), bench, eval, epd,
 //! and one clear error line with exit status 2 for bad input.
 
+#[path = "common/cli.rs"]
+mod cli;
+
+use cli::{run, stdout};
 use std::process::{Command, Output};
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fianchetto"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).to_string()
-}
 
 #[test]
 fn perft_self_check_format() {

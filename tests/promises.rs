@@ -3,13 +3,16 @@
 //! Each test asserts a property that breaks if the feature does (a limit ignored, an option
 //! not applied, a flag not read), never a latency.
 
+#[path = "common/cli.rs"]
+mod cli;
 #[path = "common/engine.rs"]
 mod engine;
 
+use cli::{run, stdout};
 use engine::{Engine, LIVENESS};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
@@ -41,17 +44,6 @@ fn tmp_dir() -> tempfile::TempDir {
         .prefix("fianchetto-promises-")
         .tempdir()
         .expect("the temporary folder is writable")
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fianchetto"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).to_string()
 }
 
 /// Runs `args`, asserts success, returns standard output.
