@@ -11,6 +11,7 @@ mod assets;
 
 use crate::chess::{Color, CompactGame, Game};
 use crate::search::Searcher;
+use crate::syzygy::Tablebases;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use std::collections::HashMap;
@@ -87,22 +88,43 @@ pub struct AppState {
     searchers: Mutex<Vec<Searcher>>,
     /// One permit per pooled searcher.
     permits: Arc<Semaphore>,
+    /// Endgame tables (`serve --syzygy`): the engine plays and judges by them, and the page
+    /// shows them.
+    tablebases: Option<Arc<Tablebases>>,
 }
 
 impl AppState {
-    /// A state with `engines` searchers (at least one).
+    /// A state with `engines` searchers (at least one) and no tablebases.
     pub fn new(engines: usize) -> Arc<AppState> {
-        let engines = engines.max(1);
-        Arc::new(AppState {
+        AppState::with_tablebases(engines, None)
+    }
+
+    /// A state with `engines` searchers (at least one) that use `tablebases`.
+    pub fn with_tablebases(engines: usize, tablebases: Option<Arc<Tablebases>>) -> Arc<AppState> {
+        let mut state = AppState {
             games: Mutex::new(HashMap::new()),
             next_id: Mutex::new(0),
-            searchers: Mutex::new(
-                (0..engines)
-                    .map(|_| Searcher::new(SEARCHER_HASH_MIB))
-                    .collect(),
-            ),
-            permits: Arc::new(Semaphore::new(engines)),
-        })
+            searchers: Mutex::new(Vec::new()),
+            permits: Arc::new(Semaphore::new(engines.max(1))),
+            tablebases,
+        };
+        let pool = (0..engines.max(1)).map(|_| state.new_searcher()).collect();
+        state.searchers = Mutex::new(pool);
+        Arc::new(state)
+    }
+
+    /// A searcher for the pool, using the server's tablebases.
+    fn new_searcher(&self) -> Searcher {
+        let mut s = Searcher::new(SEARCHER_HASH_MIB);
+        s.tablebases = self.tablebase_config();
+        s
+    }
+
+    /// The tablebases as a search uses them (the UCI options' defaults).
+    fn tablebase_config(&self) -> Option<crate::search::TablebaseConfig> {
+        self.tablebases
+            .as_ref()
+            .map(|t| crate::search::TablebaseConfig::new(Arc::clone(t)))
     }
 }
 
@@ -225,6 +247,10 @@ pub struct ServeFlags {
     /// Open the page in the default browser.
     #[arg(long)]
     pub open: bool,
+    /// Syzygy tablebase folders (`:`-separated): the engine plays and judges endgames by them,
+    /// and the analysis board shows each move's result.
+    #[arg(long)]
+    pub syzygy: Option<String>,
 }
 
 /// Why the server could not start.
@@ -246,6 +272,12 @@ pub enum ServeError {
     /// The bound address could not be read back.
     #[error("cannot read the bound address: {0}")]
     Address(std::io::Error),
+    /// `--syzygy` could not be opened.
+    #[error("--syzygy: {0}")]
+    Tables(#[from] crate::syzygy::PathError),
+    /// `--syzygy` names folders without a table.
+    #[error("--syzygy {0}: no tables found")]
+    NoTables(String),
 }
 
 /// The `serve` command: serves until the process ends; the URL and notices go to `out`.
@@ -253,19 +285,39 @@ pub fn command(
     flags: ServeFlags,
     out: &mut dyn FnMut(&str),
 ) -> Result<crate::command::Outcome, ServeError> {
-    serve(&flags.host, flags.port, flags.open, out)?;
+    serve(&flags, out)?;
     Ok(crate::command::Outcome::Success)
 }
 
-/// Serves the app on `host:port` until the process ends; says the URL through `out`, and
-/// opens it in a browser when `open` is set.
-pub fn serve(
-    host: &str,
-    port: u16,
-    open: bool,
-    out: &mut dyn FnMut(&str),
-) -> Result<(), ServeError> {
+/// Serves the app on `flags.host:flags.port` until the process ends; says the URL and
+/// warnings through `out`, and opens it in a browser when `flags.open` is set.
+pub fn serve(flags: &ServeFlags, out: &mut dyn FnMut(&str)) -> Result<(), ServeError> {
+    let (host, port) = (flags.host.as_str(), flags.port);
+    let tablebases = match &flags.syzygy {
+        None => None,
+        Some(path) => {
+            let (tables, warnings) = Tablebases::open(path)?;
+            for w in warnings {
+                out(&format!("warning: {w}"));
+            }
+            if tables.is_empty() {
+                return Err(ServeError::NoTables(path.clone()));
+            }
+            out(&format!(
+                "Tablebases: {} tables, up to {} pieces",
+                tables.len(),
+                tables.max_pieces()
+            ));
+            Some(Arc::new(tables))
+        }
+    };
+    let engines = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // Blocking threads run searches, and each search holds one of `engines` permits; one more
+    // covers the moment a finished search's thread has not yet returned. Without a cap tokio
+    // keeps up to 512 such threads, and each gives glibc another arena that keeps its peak:
+    // the 10-minute soak's resident memory grew by a quarter.
     let runtime = tokio::runtime::Builder::new_multi_thread()
+        .max_blocking_threads(engines + 1)
         .enable_all()
         .build()
         .map_err(ServeError::Runtime)?;
@@ -283,11 +335,10 @@ pub fn serve(
         if !addr.ip().is_loopback() {
             out(&format!("warning: listening beyond this machine ({host}); anyone who can reach it can use the engine"));
         }
-        if open && !open_browser(&url) {
+        if flags.open && !open_browser(&url) {
             out("(could not open a browser: open the address above yourself)");
         }
-        let engines = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let app = router(AppState::new(engines));
+        let app = router(AppState::with_tablebases(engines, tablebases));
         accept_loop(listener, app).await;
         Ok(())
     })

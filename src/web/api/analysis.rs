@@ -291,6 +291,7 @@ fn start_analysis(
     // The pooled searcher the permit stands for: making a new one per request (16 MiB of hash
     // each) left the allocator holding hundreds of MiB after a soak.
     let searcher = take_searcher(&state);
+    let tablebases = state.tablebase_config();
     let task = tokio::task::spawn_blocking(move || {
         let opts = crate::analysis::Options {
             limits: match budget {
@@ -309,7 +310,7 @@ fn start_analysis(
             threads: 1,
             hash_mib: crate::web::SEARCHER_HASH_MIB,
             net: Some(crate::eval::nnue::default_net()),
-            tablebases: None,
+            tablebases,
         };
         let total = plies + 1;
         let done = std::sync::atomic::AtomicUsize::new(0);

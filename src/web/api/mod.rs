@@ -4,6 +4,7 @@
 
 mod analysis;
 mod games;
+mod tablebase;
 
 use analysis::{analyse_pgn, analyse_pgn_stream, analysis, read_pgn};
 use games::{
@@ -83,6 +84,7 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/api/pgn", post(read_pgn))
         .route("/api/analyse-pgn", post(analyse_pgn))
         .route("/api/analyse-pgn/stream", post(analyse_pgn_stream))
+        .route("/api/tablebase", get(tablebase::tablebase))
 }
 
 /// A legal move as the page needs it.
@@ -291,7 +293,7 @@ pub(super) fn take_searcher(state: &AppState) -> Searcher {
         .lock()
         .ok()
         .and_then(|mut s| s.pop())
-        .unwrap_or_else(|| Searcher::new(super::SEARCHER_HASH_MIB));
+        .unwrap_or_else(|| state.new_searcher());
     searcher.control().reset();
     searcher
 }

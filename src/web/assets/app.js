@@ -1172,6 +1172,7 @@ function drawGraph() {
 }
 
 function restartEngine() {
+  drawTablebase();
   if (ana.source) { ana.source.close(); ana.source = null; }
   $("engine-lines").textContent = "";
   ana.lines = [];
@@ -1201,6 +1202,97 @@ function restartEngine() {
   source.addEventListener("done", () => { source.close(); });
   source.onerror = () => { source.close(); };
 }
+
+// ---------------------------------------------------------------- tablebase
+
+// With tables on the server (`serve --syzygy`), a position with few enough pieces shows the
+// result with perfect play and each move's, best first, as lichess's tablebase panel does; a
+// click plays the move. `maxPieces`: 0 when the server has no tables, null until it has said.
+const tb = { maxPieces: null, seq: 0 };
+
+// Whether the tables may hold `fen`: few enough pieces and no castling rights.
+function tablebaseMayCover(fen) {
+  const [placement, , castling] = fen.split(" ");
+  const pieces = [...placement].filter((c) => /[a-z]/i.test(c)).length;
+  return pieces <= tb.maxPieces && castling === "-";
+}
+
+const TB_WORDS = { win: "Winning", "cursed-win": "Win the 50-move rule draws", draw: "Drawn",
+  "blessed-loss": "Loss the 50-move rule saves", loss: "Losing" };
+
+async function drawTablebase() {
+  const box = $("tablebase");
+  const fen = currentFen();
+  const seq = ++tb.seq;
+  if (tb.maxPieces === null) {
+    // The server says once up to how many pieces its tables hold (0: it has none).
+    try {
+      tb.maxPieces = (await api(`/api/tablebase?fen=${encodeURIComponent(START_FEN)}`)).max_pieces;
+    } catch {
+      tb.maxPieces = 0;
+    }
+    if (seq !== tb.seq) return;
+  }
+  if (!fen || !tb.maxPieces || $("analyse-panel").hidden || !tablebaseMayCover(fen)) {
+    box.hidden = true;
+    return;
+  }
+  let view;
+  try {
+    view = await api(`/api/tablebase?fen=${encodeURIComponent(fen)}`);
+  } catch (e) {
+    view = { covered: false, error: e.message };
+  }
+  if (seq !== tb.seq) return;
+  box.textContent = "";
+  box.hidden = false;
+  const head = document.createElement("div");
+  head.className = "tb-verdict";
+  if (!view.covered) {
+    head.textContent = view.error ? `Tablebase: ${view.error}` : "Tablebase: no table for this position";
+    box.appendChild(head);
+    return;
+  }
+  const mover = fen.split(" ")[1] === "w" ? "White" : "Black";
+  const other = mover === "White" ? "Black" : "White";
+  const verdict = {
+    win: `${mover} wins`, "cursed-win": `${mover} wins, but the 50-move rule draws it`, draw: "Draw",
+    "blessed-loss": `${other} wins, but the 50-move rule draws it`, loss: `${other} wins`,
+  }[view.wdl];
+  const over = view.over ? ` (${view.over})` : "";
+  head.textContent = `Tablebase: ${verdict}${over}` + (view.dtz != null && view.wdl !== "draw" && !view.over ? ` · DTZ ${Math.abs(view.dtz)}` : "");
+  box.appendChild(head);
+  let group = null;
+  for (const m of view.moves) {
+    if (!group || group.dataset.wdl !== m.wdl) {
+      group = document.createElement("div");
+      group.className = `tb-group ${m.wdl}`;
+      group.dataset.wdl = m.wdl;
+      const title = document.createElement("div");
+      title.className = "tb-title";
+      title.textContent = TB_WORDS[m.wdl];
+      group.appendChild(title);
+      box.appendChild(group);
+    }
+    const row = document.createElement("div");
+    row.className = "tb-move";
+    row.dataset.uci = m.uci;
+    row.title = "Play this move on the board";
+    const san = document.createElement("span");
+    san.textContent = m.san;
+    const detail = document.createElement("span");
+    detail.className = "tb-dtz";
+    detail.textContent = m.checkmate ? "Checkmate" : m.wdl === "draw" || m.dtz == null ? ""
+      : `DTZ ${Math.abs(m.dtz)}`;
+    row.append(san, detail);
+    group.appendChild(row);
+  }
+}
+
+$("tablebase").addEventListener("click", (e) => {
+  const uci = e.target.closest("[data-uci]")?.dataset.uci;
+  if (uci) analysisMove(uci);
+});
 
 function scoreText(line) {
   if (line.mate != null) return `#${line.mate}`;
