@@ -210,50 +210,109 @@ try {
     await page.uncheck("#engine-on");
   });
 
-  await step("variations: moves on the analysis board, an engine line clicked, Escape and delete", async () => {
+  await step("variations: a tree of lines made on the board, promoted, deleted, kept across a reload", async () => {
+    const vars = () => page.evaluate(() => [...document.querySelectorAll("#analyse-moves li.vars")].map((e) => e.innerText.trim()).join(" | "));
+    const current = () => page.evaluate(() => document.querySelector("#analyse-moves .move.current")?.textContent);
+    const waitVars = (want) => page.waitForFunction((w) => [...document.querySelectorAll("#analyse-moves li.vars")]
+      .map((e) => e.innerText.trim()).join(" | ") === w, want).catch(async (e) => { throw new Error(`${e.message}: ${await vars()}`); });
     // Back on the Scholar's mate, after 2... Nc6: the game's own next move just steps on.
     await page.click('#analyse-moves .move[data-ply="4"]');
     await page.waitForFunction(() => document.querySelector("#analyse-moves .move.current")?.dataset.ply === "4");
     await clickMove("d1", "h5");
     await page.waitForFunction(() => document.querySelector("#analyse-moves .move.current")?.dataset.ply === "5"
       && document.querySelector("#variation").hidden);
-    // Another move starts a variation, which the board shows.
+    // Another move starts a line, written under the game's move it replaces; the board shows it.
     await page.click('#analyse-moves .move[data-ply="4"]');
     await page.waitForFunction(() => document.querySelector("#analyse-moves .move.current")?.dataset.ply === "4");
     await clickMove("g1", "f3");
-    await page.waitForFunction(() => /Variation: 3\. Nf3/.test(document.querySelector("#variation").innerText));
+    await waitVars("(3. Nf3)");
     await page.waitForSelector('#board .sq[data-square="f3"] .piece');
     if (await pieceOn("g1")) throw new Error("the variation is not on the board");
-    // Its next move continues it; Escape returns to the game, a click goes back into it.
+    if (await page.locator("#variation").isHidden()) throw new Error("no variation tools");
+    // Its next move continues it; another move from the same position makes a line inside it.
     await clickMove("g8", "f6");
-    await page.waitForFunction(() => document.querySelector("#variation").innerText.includes("Nf6"));
+    await waitVars("(3. Nf3 Nf6)");
+    await page.keyboard.press("ArrowLeft");
+    await page.waitForFunction(() => document.querySelector("#analyse-moves .move.current")?.textContent === "Nf3");
+    await clickMove("d7", "d5");
+    await waitVars("(3. Nf3 Nf6 (3… d5))");
+    if (await page.locator("#analyse-moves .line .line").count() !== 1) throw new Error("the inner line is not nested");
+    // Promote: the inner line becomes the main continuation, the old one its alternative.
+    await page.click("#variation-promote");
+    await waitVars("(3. Nf3 d5 (3… Nf6))");
+    if (await current() !== "d5") throw new Error(`promoting moved the board: ${await current()}`);
+    if (!(await page.isDisabled("#variation-promote"))) throw new Error("the main line can still be promoted");
+    // Escape returns to the game; a click on a move of a line goes into it.
     await page.keyboard.press("Escape");
     await page.waitForFunction(() => document.querySelector("#analyse-moves .move.current")?.dataset.ply === "4"
-      && !document.querySelector('#board .sq[data-square="f3"] .piece'));
-    await page.click('#variation .move[data-vply="1"]');
-    await page.waitForFunction(() => document.querySelector("#variation .move.current")?.dataset.vply === "1");
-    await page.waitForSelector('#board .sq[data-square="f3"] .piece');
+      && !document.querySelector('#board .sq[data-square="f3"] .piece') && document.querySelector("#variation").hidden);
+    await page.click('#analyse-moves li.vars .move:text-is("Nf6")');
+    await page.waitForFunction(() => document.querySelector("#analyse-moves .move.current")?.textContent === "Nf6"
+      && document.querySelector('#board .sq[data-square="f6"] .piece') && document.querySelector('#board .sq[data-square="f3"] .piece'));
+    // Delete: the line shown goes from where it branches; the board goes back there.
     await page.click("#variation-delete");
-    await page.waitForFunction(() => document.querySelector("#variation").hidden
+    await waitVars("(3. Nf3 d5)");
+    await page.waitForFunction(() => document.querySelector("#analyse-moves .move.current")?.textContent === "Nf3");
+    // The tree and the place in it survive a reload.
+    await page.reload();
+    await page.waitForFunction(() => document.querySelector("#analyse-moves .move.current")?.textContent === "Nf3"
+      && document.querySelector('#board .sq[data-square="f3"] .piece') && !document.querySelector('#board .sq[data-square="g1"] .piece'), null, { timeout: 20000 });
+    await waitVars("(3. Nf3 d5)");
+    await page.click("#variation-delete");
+    await page.waitForFunction(() => !document.querySelector("#analyse-moves li.vars")
       && document.querySelector("#analyse-moves .move.current")?.dataset.ply === "4");
-    // An engine line, clicked, is played into a variation.
+    // An engine line, clicked, is played into a line from the position shown.
     await page.check("#engine-on");
     await page.waitForSelector("#engine-lines [data-line='0']", { timeout: 20000 });
     await page.click("#engine-lines [data-line='0']");
-    await page.waitForFunction(() => !document.querySelector("#variation").hidden
-      && document.querySelectorAll("#variation .move").length >= 1
-      && document.querySelector("#variation .move.current")?.dataset.vply === "1");
+    await page.waitForFunction(() => document.querySelectorAll("#analyse-moves li.vars .move").length >= 1
+      && document.querySelector("#analyse-moves .move.current")?.dataset.id);
     // The README's analysis picture: a variation, the engine's lines and its arrow.
     await page.waitForSelector("#arrows .arrow.engine", { state: "attached", timeout: 20000 });
     await page.waitForTimeout(600); // the eval bar's transition
-    if (SHOTS) await page.screenshot({ path: `${SHOTS}/analysis.png` });
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/analysis.png`, fullPage: true });
     await page.uncheck("#engine-on");
     await page.keyboard.press("Escape");
-    // Loading a game again drops the variation of the one before.
+    // A stored tree that is damaged or hostile (junk, a 5,000-move line, lines nested 100 deep)
+    // is loaded within its bounds, without an error.
+    await page.evaluate(() => {
+      const saved = JSON.parse(localStorage.getItem("fianchetto.v1"));
+      const fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+      const vars = [null, 7, "x", { id: "1" }, { id: 1, parent: 99, uci: "e2e4", san: "e4", fen }];
+      // Each a second child of the one before: one line inside another, 100 deep.
+      for (let i = 0; i < 100; i += 1) {
+        vars.push({ id: 20000 + 2 * i, parent: i ? 20000 + 2 * i - 1 : null, ply: 1, uci: "a", san: "a", fen });
+        vars.push({ id: 20001 + 2 * i, parent: i ? 20000 + 2 * i - 1 : null, ply: 1, uci: "b", san: "b", fen });
+      }
+      for (let i = 0; i < 5000; i += 1) vars.push({ id: 10 + i, parent: i ? 9 + i : null, ply: 0, uci: "g1f3", san: "Nf3", fen });
+      saved.analyse.vars = vars;
+      saved.analyse.at = 10;
+      localStorage.setItem("fianchetto.v1", JSON.stringify(saved));
+    });
+    await page.reload();
+    await page.waitForFunction(() => document.querySelectorAll("#analyse-moves li.vars .move").length > 0, null, { timeout: 20000 });
+    const kept = await page.locator("#analyse-moves li.vars .move").count();
+    const deepest = await page.evaluate(() => {
+      let most = 0;
+      for (const el of document.querySelectorAll("#analyse-moves .line")) {
+        let d = 0;
+        for (let e = el; e && e.classList; e = e.parentElement) if (e.classList.contains("line")) d += 1;
+        most = Math.max(most, d);
+      }
+      return most;
+    });
+    if (kept > 3000 || kept < 100) throw new Error(`a hostile stored tree kept ${kept} moves`);
+    if (deepest > 20 || deepest < 10) throw new Error(`lines nested ${deepest} deep`);
+    await page.keyboard.press("Escape");
+    await page.click("#load-pgn");
+    await page.waitForFunction(() => !document.querySelector("#analyse-moves li.vars"));
+    // Loading a game again drops the lines made in the one before.
+    await page.click('#analyse-moves .move[data-ply="4"]');
+    await page.waitForFunction(() => document.querySelector("#analyse-moves .move.current")?.dataset.ply === "4");
     await clickMove("g1", "f3");
     await page.waitForFunction(() => !document.querySelector("#variation").hidden);
     await page.click("#load-pgn");
-    await page.waitForFunction(() => document.querySelector("#variation").hidden);
+    await page.waitForFunction(() => document.querySelector("#variation").hidden && !document.querySelector("#analyse-moves li.vars"));
   });
 
   await step("a reload keeps the analysis and the game in progress", async () => {

@@ -678,7 +678,8 @@ function saveState() {
       play: { id: play.id, human: play.human, over: play.over, elo: play.elo, tc: play.tc, clocks,
         plies: play.plies },
       analyse: { pgn: $("pgn-input").value, fens: ana.fens, moves: ana.moves, uci: ana.uci,
-        report: ana.report, ply: ana.ply, games: ana.games, game: ana.game, annotated: ana.annotated },
+        report: ana.report, ply: ana.ply, games: ana.games, game: ana.game, annotated: ana.annotated,
+        vars: flatVars(), at: ana.path.length ? ana.path[ana.path.length - 1].id : null },
     }));
   } catch {
     // Storage full or switched off: the page works on, only without surviving a reload.
@@ -751,18 +752,24 @@ async function resumeGame(saved) {
 // ---------------------------------------------------------------- analyse
 
 const ana = { fens: [], moves: [], uci: [], ply: 0, report: null, source: null, lines: [], seq: 0, games: [], game: 1, annotated: null,
-  // A line the user explores from a position of the game: {start, fens, sans, ucis}, and where
-  // in it the board is (`vply` 0: on the game itself).
-  variation: null, vply: 0, loads: 0, abort: null, progressEvents: 0, partial: null };
+  // Variations the user explores: `vars[p]` lists the lines that leave the game at position p
+  // (alternatives to the game's move from there). A line is a tree of nodes {id, uci, san, fen,
+  // children}: children[0] continues it, any others are sub-variations. `path`: the nodes from a
+  // line's first move to the position shown (empty: on the game itself, at `ply`).
+  vars: {}, path: [], nextId: 1, loads: 0, abort: null, progressEvents: 0, partial: null };
 
-// The position the analysis board shows: in the variation, or in the game.
+// Variations nest at most this deep (a line inside a line inside …), and a tree holds at most
+// this many moves: the move list draws them recursively, and the browser keeps them.
+const MAX_NESTING = 20;
+const MAX_VARIATION_MOVES = 3000;
+
+// The position the analysis board shows: in a variation, or in the game.
 function currentFen() {
-  return ana.variation && ana.vply > 0 ? ana.variation.fens[ana.vply] : ana.fens[ana.ply];
+  return ana.path.length ? ana.path[ana.path.length - 1].fen : ana.fens[ana.ply];
 }
 
 function showPly(ply) {
-  ana.vply = 0;
-  drawVariation();
+  ana.path = [];
   ana.ply = Math.max(0, Math.min(ply, ana.fens.length - 1));
   const fen = ana.fens[ana.ply];
   if (!fen) return;
@@ -774,21 +781,28 @@ function showPly(ply) {
     setPosition(view, moveSquares(ana.uci[at - 1]), analysisArrows(view, at));
     $("status").textContent = view.status ? `Game over: ${view.status}` : "";
   }).catch((e) => { $("status").textContent = e.message; });
-  document.querySelectorAll("#analyse-moves .move").forEach((el) => {
-    const current = Number(el.dataset.ply) === ana.ply;
-    el.classList.toggle("current", current);
-    // The list scrolls so that the current move stays in view, however long the game.
-    if (current) el.scrollIntoView({ block: "nearest" });
-  });
+  markCurrent();
   if (ana.ply === 0) $("analyse-moves").scrollTop = 0;
   // The judgement of the move that led here, in lichess's words: "Mistake. Nf5 was best."
   const judged = ana.report && ana.ply > 0 ? ana.report.moves[ana.ply - 1] : null;
   const comment = $("move-comment");
   comment.textContent = judged && judged.comment ? `${judged.san}: ${judged.comment}` : "";
   comment.className = judged && judged.judgement ? judged.judgement : "";
+  drawVariationTools();
   drawGraph();
   restartEngine();
   saveState();
+}
+
+// Highlights the move shown in the list (a game move or a variation's) and keeps it in view.
+function markCurrent() {
+  const id = ana.path.length ? String(ana.path[ana.path.length - 1].id) : null;
+  document.querySelectorAll("#analyse-moves .move").forEach((el) => {
+    const current = id ? el.dataset.id === id : !el.dataset.id && Number(el.dataset.ply) === ana.ply;
+    el.classList.toggle("current", current);
+    // The list scrolls so that the current move stays in view, however long the game.
+    if (current) el.scrollIntoView({ block: "nearest" });
+  });
 }
 
 // The analysis board's arrows: the engine's best move (live lines on), and, after a whole-game
@@ -799,7 +813,7 @@ function analysisArrows(view, ply) {
   if (best && best.fen === currentFen() && best.pv_uci && best.pv_uci[0]) {
     arrows.push({ ...moveSquares(best.pv_uci[0]), kind: "engine" });
   }
-  const judged = ana.vply === 0 && ana.report && ana.report.moves[ply];
+  const judged = ana.path.length === 0 && ana.report && ana.report.moves[ply];
   if (judged && judged.judgement && judged.best) {
     const m = (view.legal || []).find((x) => x.san === judged.best);
     if (m) arrows.push({ from: m.from, to: m.to, kind: "better" });
@@ -809,142 +823,311 @@ function analysisArrows(view, ply) {
 
 // ---------------------------------------------------------------- variations
 
-// A move made on the analysis board: the game's own next move steps on; any other starts (or
-// continues) a variation from here, which the board, the engine and the arrows then follow.
-async function analysisMove(uci) {
-  const v = ana.variation;
-  if (ana.vply === 0 && ana.uci[ana.ply] === uci) { showPly(ana.ply + 1); return; }
-  if (v && ana.vply > 0 && v.ucis[ana.vply] === uci) { showVariation(ana.vply + 1); return; }
-  await extendVariation([uci]);
+// The moves that may follow the position shown: a node's children, or the lines that leave
+// the game here.
+function nextNodes() {
+  if (ana.path.length) return ana.path[ana.path.length - 1].children;
+  if (!ana.vars[ana.ply]) ana.vars[ana.ply] = [];
+  return ana.vars[ana.ply];
 }
 
-// Plays `ucis` from the position shown into the variation (cut after the position shown when
-// the board is in it), then shows its first new move.
-async function extendVariation(ucis) {
-  let v = ana.variation;
-  if (!v || ana.vply === 0) {
-    v = { start: ana.ply, fens: [ana.fens[ana.ply]], sans: [], ucis: [] };
-  } else {
-    v = { start: v.start, fens: v.fens.slice(0, ana.vply + 1), sans: v.sans.slice(0, ana.vply),
-      ucis: v.ucis.slice(0, ana.vply) };
-  }
-  const first = v.ucis.length + 1;
+// How deep a line inside lines the node at the end of `path` is (1: a line off the game).
+function nesting(path) {
+  let depth = 1;
+  for (let i = 1; i < path.length; i += 1) if (path[i - 1].children.indexOf(path[i]) > 0) depth += 1;
+  return depth;
+}
+
+function countNodes() {
+  let n = 0;
+  const stack = Object.values(ana.vars).flat();
+  while (stack.length) { n += 1; stack.push(...stack.pop().children); }
+  return n;
+}
+
+// A move made on the analysis board: the game's own next move steps on, a move already in the
+// tree goes there; any other is added (a new line, or a sub-variation when the line already
+// goes on differently) and shown.
+async function analysisMove(uci) {
+  if (!ana.path.length && ana.uci[ana.ply] === uci) { showPly(ana.ply + 1); return; }
+  await addLine([uci]);
+}
+
+// Plays `ucis` from the position shown into the tree (moves already there are followed, not
+// repeated), then shows the first of them.
+async function addLine(ucis) {
+  const seq = ana.seq;
+  let path = ana.path.slice();
+  let ply = ana.ply;
+  let fen = currentFen();
+  let firstPath = null;
   try {
     for (const uci of ucis) {
-      const r = await api("/api/move", { fen: v.fens[v.fens.length - 1], move: uci });
-      v.fens.push(r.fen);
-      v.sans.push(r.san);
-      v.ucis.push(r.uci);
+      if (!path.length && ana.uci[ply] === uci) {
+        // Along the game's own moves: no variation yet.
+        ply += 1;
+        fen = ana.fens[ply];
+        continue;
+      }
+      const siblings = path.length ? path[path.length - 1].children : (ana.vars[ply] ||= []);
+      let node = siblings.find((n) => n.uci === uci);
+      if (!node) {
+        const depth = path.length ? nesting(path) + (siblings.length ? 1 : 0) : 1;
+        if (depth > MAX_NESTING) throw new Error(`Variations nest at most ${MAX_NESTING} deep`);
+        if (countNodes() >= MAX_VARIATION_MOVES) throw new Error(`At most ${MAX_VARIATION_MOVES} variation moves are kept`);
+        const r = await api("/api/move", { fen, move: uci });
+        node = { id: ana.nextId++, uci: r.uci, san: r.san, fen: r.fen, children: [] };
+        siblings.push(node);
+      }
+      path = [...path, node];
+      fen = node.fen;
+      if (!firstPath) firstPath = { ply, path };
     }
   } catch (e) {
     $("status").textContent = e.message;
-    if (v.ucis.length < first) { drawBoard(); return; }
+    if (!firstPath) { drawBoard(); return; }
   }
-  ana.variation = v;
-  if ($("analyse-panel").hidden) return;
-  showVariation(first);
+  drawMoveList();
+  if (seq !== ana.seq || $("analyse-panel").hidden) { saveState(); return; }
+  if (firstPath) { ana.ply = firstPath.ply; showNode(firstPath.path); } else showPly(ply);
 }
 
-function showVariation(vply) {
-  const v = ana.variation;
-  if (!v) return;
-  if (vply <= 0) { showPly(v.start); return; }
-  ana.vply = Math.min(vply, v.fens.length - 1);
-  const fen = v.fens[ana.vply];
+// Shows the position after the last node of `path`, a line leaving the game at `ana.ply`.
+function showNode(path) {
+  if (!path.length) { showPly(ana.ply); return; }
+  ana.path = path;
+  const node = path[path.length - 1];
   const seq = ++ana.seq;
-  api("/api/position", { fen }).then((view) => {
+  api("/api/position", { fen: node.fen }).then((view) => {
     if (seq !== ana.seq || $("analyse-panel").hidden) return;
-    setPosition(view, moveSquares(v.ucis[ana.vply - 1]), analysisArrows(view, v.start));
+    setPosition(view, moveSquares(node.uci), analysisArrows(view, ana.ply));
     $("status").textContent = view.status ? `Variation: ${view.status}` : "";
   }).catch((e) => { $("status").textContent = e.message; });
-  document.querySelectorAll("#analyse-moves .move.current").forEach((el) => el.classList.remove("current"));
+  markCurrent();
   $("move-comment").textContent = "";
   $("move-comment").className = "";
-  drawVariation();
+  drawVariationTools();
   restartEngine();
+  saveState();
 }
 
-// The variation under the move list: its moves from where it leaves the game (a click goes to
-// one), and a button that deletes it.
-function drawVariation() {
-  const box = $("variation");
-  const v = ana.variation;
-  box.textContent = "";
-  box.hidden = !v;
-  if (!v) return;
-  const first = firstMove(v.fens[0]);
-  let number = first.number;
-  let white = !first.black;
-  const label = document.createElement("span");
-  label.className = "label";
-  label.textContent = "Variation: ";
-  box.appendChild(label);
-  v.sans.forEach((san, i) => {
-    if (white || i === 0) box.appendChild(document.createTextNode(white ? `${number}. ` : `${number}… `));
-    const span = document.createElement("span");
-    span.className = "move" + (ana.vply === i + 1 ? " current" : "");
-    span.dataset.vply = String(i + 1);
-    span.textContent = san;
-    box.appendChild(span);
-    box.appendChild(document.createTextNode(" "));
-    if (!white) number += 1;
-    white = !white;
-  });
-  const del = document.createElement("button");
-  del.type = "button";
-  del.id = "variation-delete";
-  del.textContent = "×";
-  del.title = "Delete the variation";
-  box.appendChild(del);
-}
-
-$("variation").addEventListener("click", (e) => {
-  if (e.target.id === "variation-delete") {
-    const back = ana.variation ? ana.variation.start : ana.ply;
-    ana.variation = null;
-    showPly(back);
-    return;
+// Finds the node with `id`: the game position its line leaves from, and the path to it.
+function findNode(id) {
+  for (const [ply, roots] of Object.entries(ana.vars)) {
+    const stack = roots.map((n) => [n]);
+    while (stack.length) {
+      const path = stack.pop();
+      const node = path[path.length - 1];
+      if (node.id === id) return { ply: Number(ply), path };
+      for (const c of node.children) stack.push([...path, c]);
+    }
   }
-  const vply = e.target.closest(".move")?.dataset.vply;
-  if (vply) showVariation(Number(vply));
-});
+  return null;
+}
+
+// Where the line shown begins: the index in `path` of its first move (a node that is not its
+// parent's main continuation) and the list that holds it.
+function lineStart() {
+  const path = ana.path;
+  for (let i = path.length - 1; i > 0; i -= 1) {
+    const siblings = path[i - 1].children;
+    if (siblings.indexOf(path[i]) > 0) return { index: i, siblings };
+  }
+  return { index: 0, siblings: ana.vars[ana.ply] };
+}
+
+// Promote: the line shown becomes the main continuation where it branches (or the first of
+// the lines leaving the game there; the game's own moves stay what they were).
+function promoteLine() {
+  if (!ana.path.length) return;
+  const { index, siblings } = lineStart();
+  const node = ana.path[index];
+  siblings.splice(siblings.indexOf(node), 1);
+  siblings.unshift(node);
+  drawMoveList();
+  showNode(ana.path);
+}
+
+// Delete: the line shown goes, from where it branches, with everything after it.
+function deleteLine() {
+  if (!ana.path.length) return;
+  const { index, siblings } = lineStart();
+  siblings.splice(siblings.indexOf(ana.path[index]), 1);
+  if (!ana.vars[ana.ply].length) delete ana.vars[ana.ply];
+  const back = ana.path.slice(0, index);
+  drawMoveList();
+  if (back.length) showNode(back); else showPly(ana.ply);
+}
+
+// The tools for the line shown: promote it, delete it.
+function drawVariationTools() {
+  const box = $("variation");
+  box.hidden = !ana.path.length;
+  if (!ana.path.length) return;
+  const { index, siblings } = lineStart();
+  const first = siblings.indexOf(ana.path[index]) === 0;
+  $("variation-promote").disabled = first;
+  $("variation-promote").title = first
+    ? (index === 0 ? "The first line here (the game's own moves stay the main line)" : "Already the main line here")
+    : "Make this line the main one where it branches";
+}
+
+// The tree kept in the browser, flat (a long line would otherwise nest as deep as it is long):
+// each node with its parent's id (or the game ply its line leaves from), parents first.
+function flatVars() {
+  const out = [];
+  for (const [ply, roots] of Object.entries(ana.vars)) {
+    const stack = roots.map((n) => [n, null]).reverse();
+    while (stack.length) {
+      const [node, parent] = stack.pop();
+      out.push({ id: node.id, parent, ply: Number(ply), uci: node.uci, san: node.san, fen: node.fen });
+      for (let i = node.children.length - 1; i >= 0; i -= 1) stack.push([node.children[i], node.id]);
+    }
+  }
+  return out;
+}
+
+// Rebuilds the tree from `flatVars`'s list, as stored (by this version or another, or edited):
+// anything malformed, past MAX_VARIATION_MOVES or nested past MAX_NESTING is left out.
+function loadVars(flat, at) {
+  ana.vars = {};
+  ana.path = [];
+  ana.nextId = 1;
+  if (!Array.isArray(flat)) return;
+  const byId = new Map();
+  const ok = (x) => typeof x === "string" && x.length > 0 && x.length < 120;
+  for (const e of flat.slice(0, MAX_VARIATION_MOVES)) {
+    if (!e || !Number.isInteger(e.id) || byId.has(e.id) || !ok(e.uci) || !ok(e.san) || !ok(e.fen)) continue;
+    const node = { id: e.id, uci: e.uci, san: e.san, fen: e.fen, children: [] };
+    if (e.parent === null) {
+      if (!Number.isInteger(e.ply) || e.ply < 0 || e.ply >= ana.fens.length) continue;
+      node.depth = 1;
+      node.ply = e.ply;
+      (ana.vars[e.ply] ||= []).push(node);
+    } else {
+      const parent = byId.get(e.parent);
+      if (!parent) continue;
+      node.depth = parent.depth + (parent.children.length ? 1 : 0);
+      if (node.depth > MAX_NESTING) continue;
+      node.ply = parent.ply;
+      parent.children.push(node);
+    }
+    byId.set(e.id, node);
+    ana.nextId = Math.max(ana.nextId, e.id + 1);
+  }
+  const found = Number.isInteger(at) ? findNode(at) : null;
+  if (found) { ana.ply = found.ply; ana.path = found.path; }
+}
+
+$("variation-promote").addEventListener("click", promoteLine);
+$("variation-delete").addEventListener("click", deleteLine);
 
 // A click on an engine line plays it into a variation from the position shown.
 $("engine-lines").addEventListener("click", (e) => {
   const i = Number(e.target.closest("[data-line]")?.dataset.line);
   const line = ana.lines[i];
   if (!line || line.fen !== currentFen()) return;
-  extendVariation(line.pv_uci.slice(0, 10));
+  addLine(line.pv_uci.slice(0, 10));
 });
 
+// A span for a move of the list: a game move (`ply`) or a variation's (`node`).
+function moveSpan(san, ply, node) {
+  const span = document.createElement("span");
+  span.className = "move";
+  span.textContent = san;
+  if (node) span.dataset.id = String(node.id);
+  else span.dataset.ply = String(ply);
+  return span;
+}
 
+// Writes a move of a line: its number where PGN writes one ("3." before White's move, "3…"
+// before Black's when `number` says the line starts or resumes there), then the move.
+function writeMove(el, node, fenBefore, number) {
+  const { number: n, black } = firstMove(fenBefore);
+  if (!black) el.appendChild(document.createTextNode(`${n}. `));
+  else if (number) el.appendChild(document.createTextNode(`${n}… `));
+  el.appendChild(moveSpan(node.san, null, node));
+  el.appendChild(document.createTextNode(" "));
+}
+
+// Writes the moves from the position `fen` as PGN writes variations: `kids[0]` goes on, the
+// others follow it in parentheses, "3. Nf3 (3. d4 d5) 3… Nf6". Recursion follows the nesting,
+// which adding a move bounds (MAX_NESTING) and loading a saved tree checks.
+function writeMoves(el, fen, kids, depth) {
+  let number = true;
+  while (kids.length) {
+    const [main, ...others] = kids;
+    writeMove(el, main, fen, number);
+    number = false;
+    for (const alt of others) {
+      el.appendChild(writeLine(fen, alt, depth + 1));
+      el.appendChild(document.createTextNode(" "));
+      number = true;
+    }
+    fen = main.fen;
+    kids = main.children;
+  }
+}
+
+// A line in parentheses that starts with `first`, played from `fen`.
+function writeLine(fen, first, depth) {
+  const line = document.createElement("span");
+  line.className = `line depth${Math.min(depth, 3)}`;
+  line.appendChild(document.createTextNode("("));
+  writeMoves(line, fen, [first], depth);
+  line.lastChild.textContent = line.lastChild.textContent.trimEnd(); // the space after its last move
+  line.appendChild(document.createTextNode(")"));
+  return line;
+}
+
+// The game's moves, two to a numbered row, and under a move the lines that replace it (a row
+// is split there, "12. Nf3 …", then the lines, then "12… Nc6", as lichess shows them).
 function drawMoveList() {
   const list = $("analyse-moves");
   list.textContent = "";
-  list.start = firstMove(ana.fens[0]).number;
   let li = null;
+  const writeVars = (ply) => {
+    const roots = ana.vars[ply];
+    if (!roots || !roots.length) return;
+    const box = document.createElement("li");
+    box.className = "vars";
+    for (const root of roots) box.append(writeLine(ana.fens[ply], root, 1), " ");
+    list.appendChild(box);
+    li = null;
+  };
   ana.moves.forEach((san, i) => {
-    const whiteMove = (ana.fens[i] || "").split(" ")[1] !== "b";
-    if (whiteMove || !li) {
+    const { number, black } = firstMove(ana.fens[i]);
+    if (!black || !li) {
       li = document.createElement("li");
+      li.value = number;
       list.appendChild(li);
-      if (!whiteMove) li.appendChild(document.createTextNode("… "));
+      if (black) li.appendChild(document.createTextNode("… "));
     }
-    const span = document.createElement("span");
-    span.className = "move";
-    span.dataset.ply = String(i + 1);
-    span.textContent = san;
+    const span = moveSpan(san, i + 1, null);
     const judged = ana.report && ana.report.moves[i] && ana.report.moves[i].judgement;
     if (judged) span.classList.add(judged);
     if (judged && ana.report.moves[i].comment) span.title = ana.report.moves[i].comment;
     li.appendChild(span);
     li.appendChild(document.createTextNode(" "));
+    // Lines that replace this move: after it, with its row split when Black's move follows.
+    if (ana.vars[i] && ana.vars[i].length) {
+      if (!black && i + 1 < ana.moves.length) li.appendChild(document.createTextNode("…"));
+      writeVars(i);
+    }
   });
+  writeVars(ana.moves.length); // lines that go on from the game's last position
+  markCurrent();
 }
 
 $("analyse-moves").addEventListener("click", (e) => {
-  const ply = e.target.closest(".move")?.dataset.ply;
-  if (ply) showPly(Number(ply));
+  const el = e.target.closest(".move");
+  if (!el) return;
+  if (el.dataset.id) {
+    const found = findNode(Number(el.dataset.id));
+    if (found) { ana.ply = found.ply; showNode(found.path); }
+  } else if (el.dataset.ply) {
+    showPly(Number(el.dataset.ply));
+  }
 });
 
 // A whole-game analysis streamed: progress as the positions are searched, a Cancel button, the
@@ -1033,8 +1216,8 @@ async function loadPgn(analyse, game) {
       data = await api("/api/pgn", request);
     }
     if (seq !== ana.loads) return;
-    ana.variation = null;
-    ana.vply = 0;
+    ana.vars = {};
+    ana.path = [];
     ana.fens = data.fens;
     ana.moves = data.moves;
     ana.uci = data.uci_moves;
@@ -1342,12 +1525,17 @@ document.addEventListener("keydown", (e) => {
     if (e.key in steps) { e.preventDefault(); reviewPlay(steps[e.key]); }
     return;
   }
-  if (ana.variation && ana.vply > 0) {
-    // In a variation the arrows step through it; Escape (or stepping back past its start)
-    // returns to the game.
-    const steps = { ArrowLeft: ana.vply - 1, ArrowRight: ana.vply + 1 };
-    if (e.key in steps) { e.preventDefault(); showVariation(steps[e.key]); return; }
-    if (e.key === "Escape") { showPly(ana.variation.start); return; }
+  if (ana.path.length) {
+    // In a variation the arrows step through it (back past its first move: to the game, where
+    // it left); Escape returns to the game.
+    const node = ana.path[ana.path.length - 1];
+    if (e.key === "ArrowLeft") { e.preventDefault(); showNode(ana.path.slice(0, -1)); return; }
+    if (e.key === "ArrowRight") {
+      e.preventDefault();
+      if (node.children.length) showNode([...ana.path, node.children[0]]);
+      return;
+    }
+    if (e.key === "Escape") { showPly(ana.ply); return; }
   }
   const moves = { ArrowLeft: ana.ply - 1, ArrowRight: ana.ply + 1, Home: 0, End: ana.fens.length - 1 };
   if (e.key in moves) { e.preventDefault(); showPly(moves[e.key]); }
@@ -1553,7 +1741,7 @@ function showTab(name) {
     if (ana.fens.length === 0) {
       ana.fens = [board.fen || START_FEN];
     }
-    showPly(ana.ply);
+    if (ana.path.length) showNode(ana.path); else showPly(ana.ply);
     drawClocks();
   } else {
     restartEngine();
@@ -1606,6 +1794,7 @@ setInterval(tick, 200);
       $("pgn-input").value = a.pgn || "";
       Object.assign(ana, { fens: a.fens, moves: a.moves || [], uci: a.uci || [], report: a.report || null,
         ply: a.ply || 0, games: a.games || [], game: a.game || 1, annotated: a.annotated || null });
+      loadVars(a.vars, a.at);
       drawAnalysisDownload();
       drawGameChoice(ana.games.length);
       drawMoveList();
@@ -1613,7 +1802,7 @@ setInterval(tick, 200);
     }
   } catch {
     // Stored by another version, or damaged: start afresh rather than fail on every visit.
-    Object.assign(ana, { fens: [], moves: [], uci: [], report: null, ply: 0, games: [], game: 1, annotated: null });
+    Object.assign(ana, { fens: [], moves: [], uci: [], report: null, ply: 0, games: [], game: 1, annotated: null, vars: {}, path: [] });
     localStorage.removeItem(STORE);
     saved = null;
   }
