@@ -162,6 +162,10 @@ try {
     await page.click("#analyse-game");
     await page.waitForSelector("#graph svg", { timeout: 30000 });
     await page.waitForSelector("#analyse-moves .move.blunder");
+    // The end is said, and stays said once the first position is shown.
+    await page.waitForFunction(() => document.querySelector("#status").innerText === "Analysis done");
+    await page.waitForTimeout(300);
+    if (await page.locator("#status").innerText() !== "Analysis done") throw new Error("the end of the analysis was not kept");
     const summary = await page.locator("#summary").innerText();
     if (!summary.includes("accuracy")) throw new Error(`summary: ${summary}`);
     // The analysis streamed its progress as it went.

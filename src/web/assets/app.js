@@ -756,7 +756,7 @@ const ana = { fens: [], moves: [], uci: [], ply: 0, report: null, source: null, 
   // (alternatives to the game's move from there). A line is a tree of nodes {id, uci, san, fen,
   // children}: children[0] continues it, any others are sub-variations. `path`: the nodes from a
   // line's first move to the position shown (empty: on the game itself, at `ply`).
-  vars: {}, path: [], nextId: 1, loads: 0, abort: null, progressEvents: 0, partial: null };
+  vars: {}, path: [], nextId: 1, notice: "", loads: 0, abort: null, progressEvents: 0, partial: null };
 
 // Variations nest at most this deep (a line inside a line inside …), and a tree holds at most
 // this many moves: the move list draws them recursively, and the browser keeps them.
@@ -779,7 +779,8 @@ function showPly(ply) {
   api("/api/position", { fen }).then((view) => {
     if (seq !== ana.seq || $("analyse-panel").hidden) return;
     setPosition(view, moveSquares(ana.uci[at - 1]), analysisArrows(view, at));
-    $("status").textContent = view.status ? `Game over: ${view.status}` : "";
+    $("status").textContent = view.status ? `Game over: ${view.status}` : ana.notice || "";
+    ana.notice = "";
   }).catch((e) => { $("status").textContent = e.message; });
   markCurrent();
   if (ana.ply === 0) $("analyse-moves").scrollTop = 0;
@@ -1229,8 +1230,9 @@ async function loadPgn(analyse, game) {
     drawGameChoice(data.game_count || 1);
     drawMoveList();
     drawSummary();
+    // Said once the first position is shown: its answer would otherwise clear the status.
+    ana.notice = analyse ? "Analysis done" : "";
     showPly(analyse ? 0 : ana.fens.length - 1);
-    if (analyse) $("status").textContent = "Analysis done";
   } catch (e) {
     $("status").textContent = e.message;
   }
