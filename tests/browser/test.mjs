@@ -292,6 +292,8 @@ try {
       saved.analyse.vars = vars;
       saved.analyse.at = 10;
       localStorage.setItem("fianchetto.v1", JSON.stringify(saved));
+      // Until the reload, the page's own saves (its clock ticks save) must not overwrite it.
+      Storage.prototype.setItem = () => {};
     });
     await page.reload();
     await page.waitForFunction(() => document.querySelectorAll("#analyse-moves li.vars .move").length > 0, null, { timeout: 20000 });
