@@ -5,6 +5,7 @@
 // A server started with `--syzygy TABLE_DIR` (the 3-4-piece tables .ci/run fetches): an
 // endgame set up in the editor and analysed shows the tables' verdict and every move's, best
 // first; a click on a move plays it into a variation, and the panel follows the board; a
+// double click plays a move once; a promotion chooser closes when the board moves on; a
 // position with more pieces than the tables hold shows no panel; a server without tables never
 // shows one (and asks without an error). Fails on any console or page error. Writes tablebase.png to SCREENSHOT_DIR.
 import { spawn } from "node:child_process";
@@ -82,7 +83,7 @@ try {
   const best = await page.locator("#tablebase .tb-move span").first().textContent();
   await page.locator("#tablebase .tb-move").first().click();
   await page.waitForFunction((san) => !document.getElementById("variation").hidden
-    && document.getElementById("variation").textContent.includes(san), best, { timeout: LIVENESS });
+    && document.querySelector("#analyse-moves li.vars .move.current")?.textContent === san, best, { timeout: LIVENESS });
   await page.waitForFunction(() => /Tablebase: White wins/.test(document.getElementById("tablebase").textContent)
     && document.querySelector("#tablebase .tb-group")?.dataset.wdl === "loss", null, { timeout: LIVENESS });
   check(!(await page.$('#tablebase .tb-group[data-wdl="win"]')), "Black has no winning move");
@@ -90,6 +91,28 @@ try {
   // A drawn ending: king and knight against king.
   await analyse(page, "8/8/8/4k3/8/8/3K4/7N b - - 0 1");
   await page.waitForFunction(() => /Tablebase: Draw/.test(document.getElementById("tablebase").textContent), null, { timeout: LIVENESS });
+
+  // A double click on a move plays it once: the second click finds the line the first made.
+  await page.locator("#tablebase .tb-move").first().dblclick();
+  await page.waitForFunction(() => document.querySelectorAll("#analyse-moves li.vars .move").length > 0, null, { timeout: LIVENESS });
+  await page.waitForTimeout(1500);
+  const roots = await page.$$eval("#analyse-moves li.vars > .line", (els) => els.map((e) => e.innerText));
+  const firsts = roots.map((r) => r.split(" ").slice(0, 2).join(" "));
+  check(new Set(firsts).size === firsts.length, `one line per move: ${roots.join(" | ")}`);
+
+  // A promotion chooser left open closes when the board shows another position.
+  await analyse(page, "8/4P3/8/4k3/8/8/3K4/8 w - - 0 1");
+  await page.waitForFunction(() => document.querySelectorAll("#tablebase .tb-move").length > 0, null, { timeout: LIVENESS });
+  await page.locator('#tablebase .tb-move[data-uci="d2d3"]').click();
+  await page.waitForFunction(() => document.querySelector("#analyse-moves .move.current")?.textContent === "Kd3", null, { timeout: LIVENESS });
+  await page.keyboard.press("ArrowLeft");
+  await page.waitForFunction(() => !document.querySelector("#analyse-moves .move.current") && document.querySelector('#board .sq[data-square="d2"] .piece'), null, { timeout: LIVENESS });
+  await page.click('#board .sq[data-square="e7"]');
+  await page.click('#board .sq[data-square="e8"]');
+  await page.waitForSelector("#promotion:not([hidden])");
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => document.querySelector("#analyse-moves .move.current")?.textContent === "Kd3"
+    && document.getElementById("promotion").hidden, null, { timeout: LIVENESS });
 
   // More pieces than the tables hold: no panel.
   await analyse(page, "8/8/8/4k3/8/2p5/3KP3/7N w - - 0 1");

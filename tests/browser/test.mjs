@@ -309,16 +309,25 @@ try {
     });
     if (kept > 3000 || kept < 100) throw new Error(`a hostile stored tree kept ${kept} moves`);
     if (deepest > 20 || deepest < 10) throw new Error(`lines nested ${deepest} deep`);
+    // Another game drops the lines made in the one before; loading the same game again keeps them.
     await page.keyboard.press("Escape");
+    const scholar = await page.inputValue("#pgn-input");
+    await page.fill("#pgn-input", "1. d4 d5 *");
     await page.click("#load-pgn");
-    await page.waitForFunction(() => !document.querySelector("#analyse-moves li.vars"));
-    // Loading a game again drops the lines made in the one before.
+    await page.waitForFunction(() => !document.querySelector("#analyse-moves li.vars")
+      && document.querySelectorAll("#analyse-moves .move[data-ply]").length === 2);
+    await page.fill("#pgn-input", scholar);
+    await page.click("#load-pgn");
+    await page.waitForFunction(() => document.querySelectorAll("#analyse-moves .move[data-ply]").length === 7
+      && !document.querySelector("#analyse-moves li.vars"));
     await page.click('#analyse-moves .move[data-ply="4"]');
     await page.waitForFunction(() => document.querySelector("#analyse-moves .move.current")?.dataset.ply === "4");
     await clickMove("g1", "f3");
-    await page.waitForFunction(() => !document.querySelector("#variation").hidden);
+    await waitVars("(3. Nf3)");
     await page.click("#load-pgn");
-    await page.waitForFunction(() => document.querySelector("#variation").hidden && !document.querySelector("#analyse-moves li.vars"));
+    await page.waitForFunction(() => document.querySelector("#variation").hidden
+      && document.querySelector("#analyse-moves .move.current")?.dataset.ply === "7");
+    await waitVars("(3. Nf3)");
   });
 
   await step("a reload keeps the analysis and the game in progress", async () => {

@@ -8,7 +8,8 @@ the position's WDL and DTZ are python-chess's; every legal move is listed once, 
 python-chess gives the position after it (from the mover's side) and a DTZ one ply more than
 the child's (or ±1 / ±101 for a capture or pawn move that wins); the list is best first (the
 better result first, among wins the mates and then the shortest DTZ). Also: positions with more
-pieces or castling rights are not covered; mate and stalemate are said; bad FENs answer 400 with
+pieces or castling rights are not covered; a win the position's 50-move counter leaves too few
+plies for reads as a cursed win; mate and stalemate are said; bad FENs answer 400 with
 a JSON error; a server without tables answers `max_pieces: 0`. Exits non-zero on a failure.
 """
 import json
@@ -118,6 +119,13 @@ try:
                       ("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "castling rights")]:
         status, view = get(base, fen)
         check(status == 200 and view["covered"] is False and view["max_pieces"] == 4, f"{what}: {status} {view}")
+    # The 50-move rule from the position's own counter: a win 25 plies from zeroing is a win
+    # with the counter at 0 and a cursed win (the rule draws it) with 99 plies already run.
+    _, fresh = get(base, "8/8/8/4k3/8/8/3K4/7R w - - 0 80")
+    _, late = get(base, "8/8/8/4k3/8/8/3K4/7R w - - 99 80")
+    check(fresh["wdl"] == "win" and fresh["moves"][0]["wdl"] == "win", f"counter 0: {fresh['wdl']}")
+    check(late["wdl"] == "cursed-win" and all(m["wdl"] != "win" for m in late["moves"]),
+          f"counter 99: {late['wdl']} {[m['wdl'] for m in late['moves']][:5]}")
     status, view = get(base, "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")
     check(status == 200 and view.get("over") == "checkmate" and view.get("wdl") == "loss", f"mate: {view}")
     status, view = get(base, "7k/8/6QK/8/8/8/8/8 b - - 0 1")

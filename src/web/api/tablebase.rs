@@ -75,8 +75,19 @@ fn flip(w: Wdl) -> Wdl {
     }
 }
 
+/// A win or loss the 50-move rule spoils from here: `plies` to the next capture or pawn move
+/// with best play, on top of the `clock` already run, pass the rule's 100 plies.
+fn under_rule50(w: Wdl, plies: Option<i32>, clock: i32) -> Wdl {
+    match (w, plies) {
+        (Wdl::Win, Some(d)) if d.abs() + clock > 100 => Wdl::CursedWin,
+        (Wdl::Loss, Some(d)) if d.abs() + clock > 100 => Wdl::BlessedLoss,
+        _ => w,
+    }
+}
+
 /// What `tables` say of `board`; `covered: false` when they cannot say (too many pieces,
-/// castling rights, a table missing).
+/// castling rights, a table missing). Results count the 50-move rule from the position's own
+/// counter: a table win that the counter leaves too few plies for reads as a cursed win.
 pub(super) fn view(tables: &Tablebases, board: &Board) -> TablebaseView {
     let mut out = TablebaseView {
         max_pieces: tables.max_pieces(),
@@ -100,6 +111,7 @@ pub(super) fn view(tables: &Tablebases, board: &Board) -> TablebaseView {
     let Some(wdl) = tables.probe_wdl(board) else {
         return out;
     };
+    let clock = i32::from(board.halfmove_clock());
     // Without the 50-move rule's ranks the order would not tell a quick win from a slow one.
     let ranking = tables.rank_root_moves(board, true, false);
     let mut moves = Vec::with_capacity(legal.len());
@@ -122,6 +134,12 @@ pub(super) fn view(tables: &Tablebases, board: &Board) -> TablebaseView {
             .as_ref()
             .filter(|r| r.by_dtz)
             .and_then(|r| r.moves.iter().find(|m| m.mv == mv));
+        let child_wdl = if child.halfmove_clock() == 0 {
+            child_wdl
+        } else {
+            // The mover's result under the rule, counted from before the move.
+            flip(under_rule50(flip(child_wdl), ranked.map(|m| m.dtz), clock))
+        };
         moves.push((
             ranked.map_or(0, |m| m.rank),
             TablebaseMove {
@@ -147,10 +165,10 @@ pub(super) fn view(tables: &Tablebases, board: &Board) -> TablebaseView {
         (std::cmp::Reverse(*w), std::cmp::Reverse(*rank), within)
     });
     out.covered = true;
-    out.wdl = Some(wdl_name(wdl));
     out.dtz = ranking
         .filter(|r| r.by_dtz)
         .and_then(|_| tables.probe_dtz(board));
+    out.wdl = Some(wdl_name(under_rule50(wdl, out.dtz, clock)));
     out.moves = moves.into_iter().map(|(_, m, _)| m).collect();
     out
 }

@@ -282,6 +282,8 @@ function setPosition(view, last, arrows) {
   board.check = view.check;
   board.last = last || null;
   board.selected = null;
+  // A promotion chooser still open belongs to the position before: its move is not this one's.
+  $("promotion").hidden = true;
   drawBoard();
 }
 
@@ -856,11 +858,21 @@ async function analysisMove(uci) {
 
 // Plays `ucis` from the position shown into the tree (moves already there are followed, not
 // repeated), then shows the first of them.
-async function addLine(ucis) {
-  const seq = ana.seq;
-  let path = ana.path.slice();
-  let ply = ana.ply;
-  let fen = currentFen();
+// Lines are added one at a time, each from the position shown when it was asked for: a
+// double click plays the same move twice, and the second must find the first's node rather
+// than add the move again.
+let adding = Promise.resolve();
+function addLine(ucis) {
+  const from = { seq: ana.seq, path: ana.path.slice(), ply: ana.ply, fen: currentFen() };
+  adding = adding.then(() => addLineFrom(from, ucis));
+  return adding;
+}
+
+async function addLineFrom(from, ucis) {
+  const seq = from.seq;
+  let path = from.path;
+  let ply = from.ply;
+  let fen = from.fen;
   let firstPath = null;
   try {
     for (const uci of ucis) {
@@ -949,13 +961,15 @@ function promoteLine() {
   showNode(ana.path);
 }
 
-// Delete: the line shown goes, from where it branches, with everything after it.
+// Delete from here: the move shown goes, with everything after it; the board goes back one
+// move (where a line inside this one continued instead, it now does).
 function deleteLine() {
   if (!ana.path.length) return;
-  const { index, siblings } = lineStart();
-  siblings.splice(siblings.indexOf(ana.path[index]), 1);
+  const node = ana.path[ana.path.length - 1];
+  const siblings = ana.path.length > 1 ? ana.path[ana.path.length - 2].children : ana.vars[ana.ply];
+  siblings.splice(siblings.indexOf(node), 1);
   if (!ana.vars[ana.ply].length) delete ana.vars[ana.ply];
-  const back = ana.path.slice(0, index);
+  const back = ana.path.slice(0, -1);
   drawMoveList();
   if (back.length) showNode(back); else showPly(ana.ply);
 }
@@ -1081,6 +1095,14 @@ function writeLine(fen, first, depth) {
   return line;
 }
 
+// The "…" that stands in a row for a move written elsewhere, as wide as a move.
+function placeholder() {
+  const span = document.createElement("span");
+  span.className = "move placeholder";
+  span.textContent = "…";
+  return span;
+}
+
 // The game's moves, two to a numbered row, and under a move the lines that replace it (a row
 // is split there, "12. Nf3 …", then the lines, then "12… Nc6", as lichess shows them).
 function drawMoveList() {
@@ -1102,7 +1124,8 @@ function drawMoveList() {
       li = document.createElement("li");
       li.value = number;
       list.appendChild(li);
-      if (black) li.appendChild(document.createTextNode("… "));
+      // Black's move keeps its column: White's is a placeholder.
+      if (black) li.append(placeholder(), " ");
     }
     const span = moveSpan(san, i + 1, null);
     const judged = ana.report && ana.report.moves[i] && ana.report.moves[i].judgement;
@@ -1112,7 +1135,7 @@ function drawMoveList() {
     li.appendChild(document.createTextNode(" "));
     // Lines that replace this move: after it, with its row split when Black's move follows.
     if (ana.vars[i] && ana.vars[i].length) {
-      if (!black && i + 1 < ana.moves.length) li.appendChild(document.createTextNode("…"));
+      if (!black && i + 1 < ana.moves.length) li.appendChild(placeholder());
       writeVars(i);
     }
   });
@@ -1217,7 +1240,8 @@ async function loadPgn(analyse, game) {
       data = await api("/api/pgn", request);
     }
     if (seq !== ana.loads) return;
-    ana.vars = {};
+    // The lines made on the board stay when the same game is loaded or analysed again.
+    if (ana.fens[0] !== data.fens[0] || ana.uci.join(" ") !== data.uci_moves.join(" ")) ana.vars = {};
     ana.path = [];
     ana.fens = data.fens;
     ana.moves = data.moves;
@@ -1539,6 +1563,9 @@ document.addEventListener("keydown", (e) => {
     }
     if (e.key === "Escape") { showPly(ana.ply); return; }
   }
+  // At the game's end, → goes into the first line that goes on from there.
+  const onward = ana.ply === ana.fens.length - 1 && ana.vars[ana.ply] && ana.vars[ana.ply][0];
+  if (e.key === "ArrowRight" && onward) { e.preventDefault(); showNode([onward]); return; }
   const moves = { ArrowLeft: ana.ply - 1, ArrowRight: ana.ply + 1, Home: 0, End: ana.fens.length - 1 };
   if (e.key in moves) { e.preventDefault(); showPly(moves[e.key]); }
 });
@@ -1791,6 +1818,12 @@ setInterval(tick, 200);
 (async () => {
   let saved = loadState();
   try {
+    const texts = (x, n) => Array.isArray(x) && x.length === n && x.every((t) => typeof t === "string" && t.length < 120);
+    const a0 = saved && saved.analyse;
+    if (a0 && Array.isArray(a0.fens) && a0.fens.length && !(texts(a0.fens, a0.fens.length)
+        && texts(a0.moves, a0.fens.length - 1) && texts(a0.uci, a0.fens.length - 1))) {
+      throw new Error("a stored analysis that is not one");
+    }
     if (saved && saved.analyse && Array.isArray(saved.analyse.fens) && saved.analyse.fens.length) {
       const a = saved.analyse;
       $("pgn-input").value = a.pgn || "";
