@@ -1,12 +1,23 @@
-# OpenBench-style build: `make EXE=path` builds the release binary (the default net is embedded)
-# and copies it to that path. `fianchetto bench` prints `N nodes M nps` last.
+# OpenBench-style build: `make EXE=path` builds the release binary with the default net
+# embedded and copies it to `path`; `make EXE=path EVALFILE=net.fnn` embeds that net instead
+# (checked first: the default build must load it with `EvalFile`). `fianchetto bench` prints
+# `N nodes M nps` last.
 EXE ?= fianchetto
+EVALFILE ?=
 CARGO ?= cargo
 
 .PHONY: all clean
 
 all:
-	$(CARGO) build --release
+ifneq ($(EVALFILE),)
+	FIANCHETTO_EVALFILE= $(CARGO) build --release
+	@printf 'setoption name EvalFile value %s\nisready\nquit\n' "$(abspath $(EVALFILE))" \
+		| target/release/fianchetto | grep -q '^info string EvalFile .* loaded' \
+		|| { echo "EVALFILE=$(EVALFILE) is not a net this build reads" >&2; exit 1; }
+	FIANCHETTO_EVALFILE="$(abspath $(EVALFILE))" $(CARGO) build --release
+else
+	FIANCHETTO_EVALFILE= $(CARGO) build --release
+endif
 	cp target/release/fianchetto $(EXE)
 
 clean:

@@ -1,12 +1,16 @@
 //! Generates the attack tables at compile time: leaper attacks, rays between squares and
 //! "fancy" magic bitboards for sliders. The magic numbers are found here by a seeded search,
 //! verified against a brute-force slider walk, and written to `$OUT_DIR/tables.rs`, which
-//! `src/chess/attacks.rs` includes. Nothing is computed at start-up.
+//! `src/chess/attacks.rs` includes. Nothing is computed at start-up. It also puts the net to
+//! embed where `src/eval/nnue/mod.rs` includes it (`embed_net`).
 
 use std::env;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
+
+/// The first bytes of a net file (`src/eval/nnue/file.rs`).
+const NET_MAGIC: &[u8] = b"FIANNUE\0";
 
 const ROOK_DIRS: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const BISHOP_DIRS: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
@@ -162,8 +166,32 @@ fn write_magics(out: &mut String, name: &str, magics: &[Magic]) {
     writeln!(out, "];").unwrap();
 }
 
+/// Copies the net to embed into `$OUT_DIR/default.fnn`: `nets/default.fnn`, or the file named
+/// by `FIANCHETTO_EVALFILE` (`make EVALFILE=path`). Only a file that starts as a net file does
+/// (`FIANNUE` magic); `make` checks the rest by loading it first (`EvalFile`).
+fn embed_net() {
+    println!("cargo:rerun-if-env-changed=FIANCHETTO_EVALFILE");
+    let source = env::var("FIANCHETTO_EVALFILE")
+        .ok()
+        .filter(|p| !p.is_empty())
+        .unwrap_or_else(|| {
+            let root = env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+            format!("{root}/nets/default.fnn")
+        });
+    println!("cargo:rerun-if-changed={source}");
+    let bytes = fs::read(&source).unwrap_or_else(|e| panic!("cannot read the net {source}: {e}"));
+    assert!(
+        bytes.starts_with(NET_MAGIC),
+        "{source} is not a Fianchetto net file (it does not start with {:?})",
+        String::from_utf8_lossy(NET_MAGIC)
+    );
+    let dest = Path::new(&env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("default.fnn");
+    fs::write(dest, bytes).expect("OUT_DIR is writable");
+}
+
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    embed_net();
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let mut table = Vec::new();
     let rook = find_magics(&ROOK_DIRS, &mut rng, &mut table);

@@ -5,7 +5,7 @@
 use clap::{Parser, Subcommand};
 use fianchetto::analysis::run as analyze;
 use fianchetto::command::{Outcome, Progress};
-use fianchetto::tools::{bench, book, datagen, epd, eval, perft, syzygy, train};
+use fianchetto::tools::{bench, book, datagen, epd, eval, genfens, perft, syzygy, train};
 use fianchetto::{tui, uci, web};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -158,7 +158,36 @@ fn parse() -> Result<Cli, ExitCode> {
     })
 }
 
+/// OpenBench's data-generation call, `fianchetto "genfens N seed S book <None|FILE>" "quit"`:
+/// one argument holds the whole request, UCI-style, so it is routed before clap sees it.
+fn genfens_main(args: &[String]) -> ExitCode {
+    let request = match genfens::GenfensRequest::parse(&args[0]) {
+        Ok(r) => r,
+        Err(e) => return fail(&e.to_string()),
+    };
+    if let Err(e) = genfens::run(&request, &mut print) {
+        return fail(&e.to_string());
+    }
+    match args[1..].iter().find(|a| a.trim() != "quit") {
+        Some(other) => fail(&format!(
+            "after genfens only \"quit\" is understood, not {other:?}"
+        )),
+        None => ExitCode::SUCCESS,
+    }
+}
+
 fn main() -> ExitCode {
+    // `args_os`: an argument that is not UTF-8 is clap's to refuse, not a panic here.
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    if args
+        .first()
+        .is_some_and(|a| a.trim_start().starts_with("genfens"))
+    {
+        return genfens_main(&args);
+    }
     let cli = match parse() {
         Ok(c) => c,
         Err(code) => return code,

@@ -345,3 +345,60 @@ fn bench_matches_the_node_count_readme_states() {
         "bench says {nodes} nodes, docs/measurements.md {stated}"
     );
 }
+
+/// OpenBench's data-generation call: one argument holds the request, then `quit`; N lines of
+/// `info string genfens FEN`, each a legal position with moves, the same for the same seed.
+/// A bad request or a missing book is one error line and a failing exit, not a panic.
+#[test]
+fn genfens_answers_openbench() {
+    let o = run(&["genfens 5 seed 77 book None", "quit"]);
+    assert!(o.status.success(), "{o:?}");
+    let lines: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 5, "{lines:?}");
+    for line in &lines {
+        let fen = line
+            .strip_prefix("info string genfens ")
+            .unwrap_or_else(|| panic!("{line}"));
+        let board = fianchetto::chess::Board::from_fen(fen).unwrap();
+        assert!(!board.legal_moves().is_empty(), "{fen}");
+    }
+    assert_eq!(
+        stdout(&run(&["genfens 5 seed 77 book None", "quit"])),
+        stdout(&o)
+    );
+    // From a book of FEN lines: positions two random plies after one of its lines.
+    let dir = std::env::temp_dir().join(format!("fianchetto-genfens-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let book = dir.join("book.epd");
+    std::fs::write(
+        &book,
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3\n",
+    )
+    .unwrap();
+    let o = run(&[&format!("genfens 3 seed 1 book {}", book.display()), "quit"]);
+    assert!(o.status.success(), "{o:?}");
+    for line in stdout(&o).lines() {
+        let fen = line.strip_prefix("info string genfens ").unwrap();
+        let board = fianchetto::chess::Board::from_fen(fen).unwrap();
+        assert_eq!(board.fullmove_number(), 4, "two plies after move 3: {fen}");
+        assert_eq!(
+            board.side_to_move(),
+            fianchetto::chess::Color::White,
+            "{fen}"
+        );
+    }
+    for bad in [
+        vec!["genfens ten seed 1 book None", "quit"],
+        vec!["genfens 2 seed 1 book /no/such/book.epd", "quit"],
+        vec!["genfens 1 seed 1 book None", "go"],
+    ] {
+        let o = run(&bad);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {o:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.starts_with("error: ") && err.lines().count() == 1,
+            "{err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -78,6 +78,40 @@ pub enum Played {
     Interrupted,
 }
 
+/// A start position drawn with `rng`: one of `openings` (none: the standard start position),
+/// then `book`'s moves drawn by weight while it has one, then `random_plies` random legal
+/// moves; `None` when a random ply found no legal move (the caller draws again).
+pub fn pick_opening(
+    openings: &[Board],
+    book: Option<&crate::chess::polyglot::Book>,
+    random_plies: u32,
+    rng: &mut SplitMix,
+) -> Option<Board> {
+    let mut board = if openings.is_empty() {
+        Board::startpos()
+    } else {
+        openings[rng.below(openings.len() as u64) as usize]
+    };
+    if let Some(book) = book {
+        // A book line ends at the book's last move for it; `MAX_PLIES` only guards a book
+        // that cycles.
+        for _ in 0..rules::MAX_PLIES {
+            match book.pick(&board, false, rng.next_u64()) {
+                Some(m) => board.play(m),
+                None => break,
+            }
+        }
+    }
+    for _ in 0..random_plies {
+        let moves = board.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        board.play(moves.as_slice()[rng.below(moves.len() as u64) as usize]);
+    }
+    Some(board)
+}
+
 /// Plays game number `index` of the run.
 pub fn play_game(
     searcher: &mut Searcher,
@@ -95,28 +129,14 @@ pub fn play_game(
         if stop.load(Ordering::Relaxed) {
             return Played::Interrupted;
         }
-        let mut board = if args.openings.is_empty() {
-            Board::startpos()
-        } else {
-            args.openings[rng.below(args.openings.len() as u64) as usize]
+        let Some(board) = pick_opening(
+            &args.openings,
+            args.book.as_deref(),
+            args.random_plies,
+            &mut rng,
+        ) else {
+            continue 'opening;
         };
-        if let Some(book) = &args.book {
-            // A book line ends at the book's last move for it; `MAX_PLIES` only guards a
-            // book that cycles.
-            for _ in 0..rules::MAX_PLIES {
-                match book.pick(&board, false, rng.next_u64()) {
-                    Some(m) => board.play(m),
-                    None => break,
-                }
-            }
-        }
-        for _ in 0..args.random_plies {
-            let moves = board.legal_moves();
-            if moves.is_empty() {
-                continue 'opening;
-            }
-            board.play(moves.as_slice()[rng.below(moves.len() as u64) as usize]);
-        }
         let mut game = Game::new(board);
         if game.outcome().is_some() {
             continue;

@@ -8,6 +8,7 @@ pub mod data;
 pub mod datagen;
 pub mod epd;
 pub mod eval;
+pub mod genfens;
 pub mod perft;
 pub mod syzygy;
 pub mod train;

@@ -165,14 +165,15 @@ impl Network {
 }
 
 /// The net compiled into the binary (`nets/default.fnn`; `nets/README.md` says how it was made).
-static DEFAULT_NET_BYTES: &[u8] = include_bytes!("../../../nets/default.fnn");
+static DEFAULT_NET_BYTES: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/default.fnn"));
 
 /// The embedded default network, parsed once.
 pub fn default_net() -> Arc<Network> {
     static NET: OnceLock<Arc<Network>> = OnceLock::new();
     NET.get_or_init(|| {
-        // The embedded file is written by `train` and checked by a test that parses it, so a
-        // bad one cannot pass CI.
+        // The embedded file is `nets/default.fnn`, written by `train` and checked by a test that
+        // parses it, so a bad one cannot pass CI; or a net `make EVALFILE=` loaded before
+        // embedding it (build.rs, Makefile).
         Arc::new(Network::from_bytes(DEFAULT_NET_BYTES).expect("embedded net is valid"))
     })
     .clone()
