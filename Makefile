@@ -12,7 +12,7 @@ all:
 ifneq ($(EVALFILE),)
 	FIANCHETTO_EVALFILE= $(CARGO) build --release
 	@printf 'setoption name EvalFile value %s\nisready\nquit\n' "$(abspath $(EVALFILE))" \
-		| target/release/fianchetto | grep -q '^info string EvalFile .* loaded' \
+		| target/release/fianchetto | grep -q '^info string EvalFile .* loaded (' \
 		|| { echo "EVALFILE=$(EVALFILE) is not a net this build reads" >&2; exit 1; }
 	FIANCHETTO_EVALFILE="$(abspath $(EVALFILE))" $(CARGO) build --release
 else
