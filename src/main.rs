@@ -5,7 +5,7 @@
 use clap::{Parser, Subcommand};
 use fianchetto::analysis::run as analyze;
 use fianchetto::command::{Outcome, Progress};
-use fianchetto::tools::{bench, book, datagen, epd, eval, genfens, perft, syzygy, train};
+use fianchetto::tools::{bench, book, datagen, epd, eval, genfens, perft, rescore, syzygy, train};
 use fianchetto::{tui, uci, web};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -49,6 +49,8 @@ enum Command {
     Train(train::TrainFlags),
     /// Generate training data by self-play (appends whole games; resumes where a run stopped).
     Datagen(datagen::DatagenFlags),
+    /// Score training positions again with a search of today's net (text out, resumable).
+    Rescore(rescore::RescoreFlags),
     /// Analyse the games of a PGN file as lichess does: judgements, accuracy, annotated PGN.
     Analyze(analyze::AnalyzeFlags),
 }
@@ -218,6 +220,21 @@ fn main() -> ExitCode {
                 eprintln!();
             }
             r.map_err(Into::into)
+        }
+        Some(Command::Rescore(a)) => {
+            let stop = ctrl_c_flag();
+            let r = rescore::run(&a, &stop, &mut |s| {
+                eprint!("\r{} resumed, {} rescored", s.resumed, s.written);
+            });
+            r.map(|s| {
+                eprintln!();
+                print(&format!(
+                    "{} samples rescored into {} ({} were there already)",
+                    s.written, a.out, s.resumed
+                ));
+                Outcome::Success
+            })
+            .map_err(Into::into)
         }
         Some(Command::Train(a)) => {
             let bar = Bar::new("epoch {prefix} [{bar:30}] {pos}/{len} batches, {msg}, ETA {eta}");

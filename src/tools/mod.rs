@@ -10,5 +10,6 @@ pub mod epd;
 pub mod eval;
 pub mod genfens;
 pub mod perft;
+pub mod rescore;
 pub mod syzygy;
 pub mod train;
