@@ -156,7 +156,7 @@ pub fn run(
             return;
         }
         summary.written += 1;
-        if summary.written % 1000 == 0 {
+        if summary.written.is_multiple_of(1000) {
             // Flushed with the report, so that what was reported is on disk.
             if let Err(e) = w.flush() {
                 failed = Some(e);
