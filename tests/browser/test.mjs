@@ -603,6 +603,13 @@ try {
     }, null, { timeout: 10000 }).catch(() => {});
     const box = await page.locator("#board").boundingBox();
     if (box.width > 390 || box.width < 300) throw new Error(`board ${box.width} px wide`);
+    // Analysing on a phone: the moves come right under the board, the PGN box after them.
+    await page.click("#tab-analyse");
+    await page.waitForFunction(() => !document.getElementById("analyse-panel").hidden);
+    const moves = await page.locator("#analyse-moves").boundingBox();
+    const pgn = await page.locator("#pgn-input").boundingBox();
+    if (!(moves.y < pgn.y)) throw new Error(`moves at ${moves.y}, the PGN box at ${pgn.y}`);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/phone-analysis.png`, fullPage: true });
   });
 
   if (errors.length) {
