@@ -159,6 +159,9 @@ try {
       '[White "Scholar"]\n[Black "Victim"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0');
     await page.click("#load-pgn");
     await page.waitForFunction(() => document.querySelectorAll("#analyse-moves .move").length === 7);
+    // The result ends the move list.
+    const end = await page.locator("#analyse-moves li.result").innerText();
+    if (end !== "1-0") throw new Error(`the move list ends with ${end}`);
     await page.click("#analyse-game");
     await page.waitForSelector("#graph svg", { timeout: 30000 });
     await page.waitForSelector("#analyse-moves .move.blunder");

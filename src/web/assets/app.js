@@ -681,7 +681,7 @@ function saveState() {
         plies: play.plies },
       analyse: { pgn: $("pgn-input").value, fens: ana.fens, moves: ana.moves, uci: ana.uci,
         report: ana.report, ply: ana.ply, games: ana.games, game: ana.game, annotated: ana.annotated,
-        vars: flatVars(), at: ana.path.length ? ana.path[ana.path.length - 1].id : null },
+        vars: flatVars(), at: ana.path.length ? ana.path[ana.path.length - 1].id : null, result: ana.result },
     }));
   } catch {
     // Storage full or switched off: the page works on, only without surviving a reload.
@@ -758,7 +758,7 @@ const ana = { fens: [], moves: [], uci: [], ply: 0, report: null, source: null, 
   // (alternatives to the game's move from there). A line is a tree of nodes {id, uci, san, fen,
   // children}: children[0] continues it, any others are sub-variations. `path`: the nodes from a
   // line's first move to the position shown (empty: on the game itself, at `ply`).
-  vars: {}, path: [], nextId: 1, notice: "", loads: 0, abort: null, progressEvents: 0, partial: null };
+  vars: {}, path: [], nextId: 1, notice: "", result: "*", loads: 0, abort: null, progressEvents: 0, partial: null };
 
 // Variations nest at most this deep (a line inside a line inside …), and a tree holds at most
 // this many moves: the move list draws them recursively, and the browser keeps them.
@@ -1140,6 +1140,12 @@ function drawMoveList() {
     }
   });
   writeVars(ana.moves.length); // lines that go on from the game's last position
+  if (ana.result && ana.result !== "*") {
+    const end = document.createElement("li");
+    end.className = "result";
+    end.textContent = ana.result;
+    list.appendChild(end);
+  }
   markCurrent();
 }
 
@@ -1246,6 +1252,7 @@ async function loadPgn(analyse, game) {
     ana.fens = data.fens;
     ana.moves = data.moves;
     ana.uci = data.uci_moves;
+    ana.result = typeof data.result === "string" ? data.result : "*";
     ana.report = data.report || null;
     ana.games = data.games || [];
     ana.game = data.game || 1;
@@ -1829,6 +1836,7 @@ setInterval(tick, 200);
       $("pgn-input").value = a.pgn || "";
       Object.assign(ana, { fens: a.fens, moves: a.moves || [], uci: a.uci || [], report: a.report || null,
         ply: a.ply || 0, games: a.games || [], game: a.game || 1, annotated: a.annotated || null });
+      ana.result = ["1-0", "0-1", "1/2-1/2"].includes(a.result) ? a.result : "*";
       loadVars(a.vars, a.at);
       drawAnalysisDownload();
       drawGameChoice(ana.games.length);
