@@ -167,14 +167,15 @@ fn genfens_main(args: &[String]) -> ExitCode {
         Ok(r) => r,
         Err(e) => return fail(&e.to_string()),
     };
-    if let Err(e) = genfens::run(&request, &mut print) {
-        return fail(&e.to_string());
-    }
-    match args[1..].iter().find(|a| a.trim() != "quit") {
-        Some(other) => fail(&format!(
+    // The rest is checked first: a wrong argument should not cost the whole run.
+    if let Some(other) = args[1..].iter().find(|a| a.trim() != "quit") {
+        return fail(&format!(
             "after genfens only \"quit\" is understood, not {other:?}"
-        )),
-        None => ExitCode::SUCCESS,
+        ));
+    }
+    match genfens::run(&request, &mut print) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(&e.to_string()),
     }
 }
 

@@ -377,6 +377,7 @@ fn genfens_answers_openbench() {
     .unwrap();
     let o = run(&[&format!("genfens 3 seed 1 book {}", book.display()), "quit"]);
     assert!(o.status.success(), "{o:?}");
+    assert_eq!(stdout(&o).lines().count(), 3, "{o:?}");
     for line in stdout(&o).lines() {
         let fen = line.strip_prefix("info string genfens ").unwrap();
         let board = fianchetto::chess::Board::from_fen(fen).unwrap();
@@ -394,6 +395,7 @@ fn genfens_answers_openbench() {
     ] {
         let o = run(&bad);
         assert_eq!(o.status.code(), Some(2), "{bad:?}: {o:?}");
+        assert!(o.stdout.is_empty(), "{bad:?}: nothing but the error: {o:?}");
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(
             err.starts_with("error: ") && err.lines().count() == 1,

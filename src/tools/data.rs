@@ -325,6 +325,19 @@ pub fn read_samples(
     skip_bad: bool,
     sink: &mut dyn FnMut(Sample),
 ) -> Result<ReadCounts, DataError> {
+    read_samples_while(path, skip_bad, &mut |s| {
+        sink(s);
+        true
+    })
+}
+
+/// Like [`read_samples`], but stops reading (and checking) the file as soon as `sink` returns
+/// false.
+pub fn read_samples_while(
+    path: &str,
+    skip_bad: bool,
+    sink: &mut dyn FnMut(Sample) -> bool,
+) -> Result<ReadCounts, DataError> {
     let io = |source| DataError::Io {
         file: path.to_string(),
         source,
@@ -351,7 +364,9 @@ pub fn read_samples(
             match parse_text_line(text) {
                 Ok(s) => {
                     counts.positions += 1;
-                    sink(s);
+                    if !sink(s) {
+                        break;
+                    }
                 }
                 Err(_) if skip_bad => counts.skipped += 1,
                 Err(what) => {
@@ -368,11 +383,13 @@ pub fn read_samples(
         std::io::Read::read_to_end(&mut std::io::BufReader::new(file), &mut bytes).map_err(io)?;
         let (games, bad) = decode_games(&bytes, path, skip_bad)?;
         counts.skipped = bad as u64;
-        for g in &games {
+        'games: for g in &games {
             counts.games += 1;
             for s in g.samples() {
                 counts.positions += 1;
-                sink(s);
+                if !sink(s) {
+                    break 'games;
+                }
             }
         }
     }

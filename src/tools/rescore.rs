@@ -2,9 +2,11 @@
 //! hand-crafted evaluation (or an older net) keeps its positions and results; each position
 //! gets a new score from a search of `--nodes` with the chosen net. The output is the text
 //! form (`FEN | score | result`, White's view), one line per input sample, in input order, so
-//! that an interrupted run resumes where its output ends.
+//! that an interrupted run resumes where its output ends. The hash table is kept from sample to
+//! sample (clearing 16 MiB per position would cost more than the search), so a resumed run's
+//! scores can differ slightly from an uninterrupted one's, as two searches' do.
 
-use super::data::{read_samples, DataError, Sample};
+use super::data::{read_samples_while, DataError, Sample};
 use crate::chess::{Color, Game};
 use crate::search::{Limits, Searcher};
 use std::io::{BufRead, Write};
@@ -141,11 +143,15 @@ pub fn run(
     };
     let mut seen = 0u64;
     let mut failed = None;
-    read_samples(&flags.input, flags.skip_bad, &mut |sample| {
+    read_samples_while(&flags.input, flags.skip_bad, &mut |sample| {
         seen += 1;
+        if seen <= resumed {
+            return true;
+        }
         let full = flags.limit.is_some_and(|l| summary.written >= l);
-        if seen <= resumed || failed.is_some() || full || stop.load(Ordering::Relaxed) {
-            return;
+        if failed.is_some() || full || stop.load(Ordering::Relaxed) {
+            // Nothing more to write: the rest of the file is not read.
+            return false;
         }
         let rescored = Sample {
             score: score(&mut searcher, &sample, &limits),
@@ -153,7 +159,7 @@ pub fn run(
         };
         if let Err(e) = writeln!(w, "{}", rescored.to_text()) {
             failed = Some(e);
-            return;
+            return false;
         }
         summary.written += 1;
         if summary.written.is_multiple_of(1000) {
@@ -163,6 +169,7 @@ pub fn run(
             }
             progress(&summary);
         }
+        true
     })?;
     if let Some(e) = failed {
         return Err(out_err(e));

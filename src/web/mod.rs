@@ -91,6 +91,9 @@ pub struct AppState {
     /// Endgame tables (`serve --syzygy`): the engine plays and judges by them, and the page
     /// shows them.
     tablebases: Option<Arc<Tablebases>>,
+    /// Probes for the tablebase panel run one at a time: each reads the tables for every legal
+    /// move on the async thread that serves it, and one at a time leaves the other worker free.
+    tablebase_turn: Semaphore,
 }
 
 impl AppState {
@@ -107,6 +110,7 @@ impl AppState {
             searchers: Mutex::new(Vec::new()),
             permits: Arc::new(Semaphore::new(engines.max(1))),
             tablebases,
+            tablebase_turn: Semaphore::new(1),
         };
         let pool = (0..engines.max(1)).map(|_| state.new_searcher()).collect();
         state.searchers = Mutex::new(pool);

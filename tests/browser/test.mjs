@@ -239,6 +239,11 @@ try {
     // Its next move continues it; another move from the same position makes a line inside it.
     await clickMove("g8", "f6");
     await waitVars("(3. Nf3 Nf6)");
+    // ‹ and › step along the line, as ← and → do.
+    await page.click("#nav-prev");
+    await page.waitForFunction(() => document.querySelector("#analyse-moves .move.current")?.textContent === "Nf3");
+    await page.click("#nav-next");
+    await page.waitForFunction(() => document.querySelector("#analyse-moves .move.current")?.textContent === "Nf6");
     await page.keyboard.press("ArrowLeft");
     await page.waitForFunction(() => document.querySelector("#analyse-moves .move.current")?.textContent === "Nf3");
     await clickMove("d7", "d5");

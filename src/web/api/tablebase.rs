@@ -187,7 +187,15 @@ pub(super) async fn tablebase(
     }
     let board = parse_fen(&q.fen)?;
     Ok(Json(match state.tablebases.as_ref() {
-        Some(tables) => view(tables, &board),
+        Some(tables) => {
+            // Waiting for the turn is async; the probe itself holds this worker thread.
+            let _turn = state
+                .tablebase_turn
+                .acquire()
+                .await
+                .map_err(|_| super::ApiError::internal("the tablebase queue is closed"))?;
+            view(tables, &board)
+        }
         None => TablebaseView {
             max_pieces: 0,
             covered: false,

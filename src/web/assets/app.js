@@ -826,14 +826,6 @@ function analysisArrows(view, ply) {
 
 // ---------------------------------------------------------------- variations
 
-// The moves that may follow the position shown: a node's children, or the lines that leave
-// the game here.
-function nextNodes() {
-  if (ana.path.length) return ana.path[ana.path.length - 1].children;
-  if (!ana.vars[ana.ply]) ana.vars[ana.ply] = [];
-  return ana.vars[ana.ply];
-}
-
 // How deep a line inside lines the node at the end of `path` is (1: a line off the game).
 function nesting(path) {
   let depth = 1;
@@ -863,8 +855,9 @@ async function analysisMove(uci) {
 // than add the move again.
 let adding = Promise.resolve();
 function addLine(ucis) {
-  const from = { seq: ana.seq, path: ana.path.slice(), ply: ana.ply, fen: currentFen() };
-  adding = adding.then(() => addLineFrom(from, ucis));
+  const from = { seq: ana.seq, loads: ana.loads, path: ana.path.slice(), ply: ana.ply, fen: currentFen() };
+  // A failure must not leave the chain rejected, or no move would ever be added again.
+  adding = adding.then(() => addLineFrom(from, ucis)).catch((e) => { $("status").textContent = e.message; });
   return adding;
 }
 
@@ -876,6 +869,8 @@ async function addLineFrom(from, ucis) {
   let firstPath = null;
   try {
     for (const uci of ucis) {
+      // Another game loaded meanwhile: this line belongs to the one before.
+      if (from.loads !== ana.loads) return;
       if (!path.length && ana.uci[ply] === uci) {
         // Along the game's own moves: no variation yet.
         ply += 1;
@@ -889,6 +884,7 @@ async function addLineFrom(from, ucis) {
         if (depth > MAX_NESTING) throw new Error(`Variations nest at most ${MAX_NESTING} deep`);
         if (countNodes() >= MAX_VARIATION_MOVES) throw new Error(`At most ${MAX_VARIATION_MOVES} variation moves are kept`);
         const r = await api("/api/move", { fen, move: uci });
+        if (from.loads !== ana.loads) return;
         node = { id: ana.nextId++, uci: r.uci, san: r.san, fen: r.fen, children: [] };
         siblings.push(node);
       }
@@ -951,11 +947,30 @@ function lineStart() {
 
 // Promote: the line shown becomes the main continuation where it branches (or the first of
 // the lines leaving the game there; the game's own moves stay what they were).
+// The deepest nesting in the line from `node`, which sits `depth` deep.
+function deepest(node, depth) {
+  let most = depth;
+  const stack = [[node, depth]];
+  while (stack.length) {
+    const [n, d] = stack.pop();
+    most = Math.max(most, d);
+    n.children.forEach((c, i) => stack.push([c, i === 0 ? d : d + 1]));
+  }
+  return most;
+}
+
 function promoteLine() {
   if (!ana.path.length) return;
   const { index, siblings } = lineStart();
   const node = ana.path[index];
-  siblings.splice(siblings.indexOf(node), 1);
+  const at = siblings.indexOf(node);
+  if (at <= 0) return;
+  // The line that was the main one goes one level deeper, with all inside it.
+  if (index > 0 && deepest(siblings[0], nesting(ana.path.slice(0, index)) + 1) > MAX_NESTING) {
+    $("status").textContent = `Variations nest at most ${MAX_NESTING} deep: this promotion would go deeper`;
+    return;
+  }
+  siblings.splice(at, 1);
   siblings.unshift(node);
   drawMoveList();
   showNode(ana.path);
@@ -966,9 +981,11 @@ function promoteLine() {
 function deleteLine() {
   if (!ana.path.length) return;
   const node = ana.path[ana.path.length - 1];
-  const siblings = ana.path.length > 1 ? ana.path[ana.path.length - 2].children : ana.vars[ana.ply];
-  siblings.splice(siblings.indexOf(node), 1);
-  if (!ana.vars[ana.ply].length) delete ana.vars[ana.ply];
+  const siblings = ana.path.length > 1 ? ana.path[ana.path.length - 2].children : ana.vars[ana.ply] || [];
+  const at = siblings.indexOf(node);
+  if (at < 0) return; // a path into a tree that has changed since
+  siblings.splice(at, 1);
+  if (ana.vars[ana.ply] && !ana.vars[ana.ply].length) delete ana.vars[ana.ply];
   const back = ana.path.slice(0, -1);
   drawMoveList();
   if (back.length) showNode(back); else showPly(ana.ply);
@@ -1012,7 +1029,7 @@ function loadVars(flat, at) {
   const byId = new Map();
   const ok = (x) => typeof x === "string" && x.length > 0 && x.length < 120;
   for (const e of flat.slice(0, MAX_VARIATION_MOVES)) {
-    if (!e || !Number.isInteger(e.id) || byId.has(e.id) || !ok(e.uci) || !ok(e.san) || !ok(e.fen)) continue;
+    if (!e || !Number.isSafeInteger(e.id) || e.id < 1 || byId.has(e.id) || !ok(e.uci) || !ok(e.san) || !ok(e.fen)) continue;
     const node = { id: e.id, uci: e.uci, san: e.san, fen: e.fen, children: [] };
     if (e.parent === null) {
       if (!Number.isInteger(e.ply) || e.ply < 0 || e.ply >= ana.fens.length) continue;
@@ -1462,6 +1479,7 @@ async function drawTablebase() {
   if (seq !== tb.seq) return;
   box.textContent = "";
   box.hidden = false;
+  box.dataset.fen = fen; // a click plays a move only in the position its rows are for
   const head = document.createElement("div");
   head.className = "tb-verdict";
   if (!view.covered) {
@@ -1507,7 +1525,7 @@ async function drawTablebase() {
 
 $("tablebase").addEventListener("click", (e) => {
   const uci = e.target.closest("[data-uci]")?.dataset.uci;
-  if (uci) analysisMove(uci);
+  if (uci && $("tablebase").dataset.fen === currentFen()) analysisMove(uci);
 });
 
 function scoreText(line) {
@@ -1558,24 +1576,32 @@ document.addEventListener("keydown", (e) => {
     if (e.key in steps) { e.preventDefault(); reviewPlay(steps[e.key]); }
     return;
   }
-  if (ana.path.length) {
-    // In a variation the arrows step through it (back past its first move: to the game, where
-    // it left); Escape returns to the game.
-    const node = ana.path[ana.path.length - 1];
-    if (e.key === "ArrowLeft") { e.preventDefault(); showNode(ana.path.slice(0, -1)); return; }
-    if (e.key === "ArrowRight") {
-      e.preventDefault();
-      if (node.children.length) showNode([...ana.path, node.children[0]]);
-      return;
-    }
-    if (e.key === "Escape") { showPly(ana.ply); return; }
-  }
-  // At the game's end, → goes into the first line that goes on from there.
-  const onward = ana.ply === ana.fens.length - 1 && ana.vars[ana.ply] && ana.vars[ana.ply][0];
-  if (e.key === "ArrowRight" && onward) { e.preventDefault(); showNode([onward]); return; }
-  const moves = { ArrowLeft: ana.ply - 1, ArrowRight: ana.ply + 1, Home: 0, End: ana.fens.length - 1 };
+  if (e.key === "ArrowLeft") { e.preventDefault(); stepBack(); return; }
+  if (e.key === "ArrowRight") { e.preventDefault(); stepForward(); return; }
+  if (e.key === "Escape" && ana.path.length) { showPly(ana.ply); return; }
+  const moves = { Home: 0, End: ana.fens.length - 1 };
   if (e.key in moves) { e.preventDefault(); showPly(moves[e.key]); }
 });
+
+// One move back: along a line (back past its first move: to the game, where it left), or the
+// game. The ‹ button and ← do this.
+function stepBack() {
+  if (ana.path.length) showNode(ana.path.slice(0, -1));
+  else showPly(ana.ply - 1);
+}
+
+// One move on: along the line shown, or the game; at the game's end into the first line that
+// goes on from there. The › button and → do this.
+function stepForward() {
+  if (ana.path.length) {
+    const node = ana.path[ana.path.length - 1];
+    if (node.children.length) showNode([...ana.path, node.children[0]]);
+    return;
+  }
+  const onward = ana.ply === ana.fens.length - 1 && ana.vars[ana.ply] && ana.vars[ana.ply][0];
+  if (onward) showNode([onward]);
+  else showPly(ana.ply + 1);
+}
 
 // ---------------------------------------------------------------- board editor
 
@@ -1814,8 +1840,8 @@ $("analyse-game").addEventListener("click", () => loadPgn(true, ana.game));
 $("analysis-cancel").addEventListener("click", () => { if (ana.abort) ana.abort.abort(); });
 $("engine-on").addEventListener("change", restartEngine);
 $("nav-first").addEventListener("click", () => showPly(0));
-$("nav-prev").addEventListener("click", () => showPly(ana.ply - 1));
-$("nav-next").addEventListener("click", () => showPly(ana.ply + 1));
+$("nav-prev").addEventListener("click", stepBack);
+$("nav-next").addEventListener("click", stepForward);
 $("nav-last").addEventListener("click", () => showPly(ana.fens.length - 1));
 
 fillStrength();
