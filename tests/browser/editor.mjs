@@ -9,30 +9,13 @@
 // and plays from a legal one, and keeps the position across a reload. On a phone-sized touch
 // screen, plays a move and sets up pieces by dragging with a finger. Fails on any console or
 // page error. Writes editor.png (the README's screenshot) to SCREENSHOT_DIR if given.
-import { spawn } from "node:child_process";
-import { chromium } from "playwright-core";
+import { LIVENESS, launchBrowser, serve } from "./common.mjs";
 
 const BIN = process.argv[2];
 const SHOTS = process.argv[3];
-const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
-const LIVENESS = 30000;
 
-const server = spawn(BIN, ["serve", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
-const url = await new Promise((resolve, reject) => {
-  let out = "";
-  server.stdout.on("data", (d) => {
-    out += d;
-    const m = out.match(/http:\/\/[\d.]+:\d+\//);
-    if (m) resolve(m[0]);
-  });
-  server.on("exit", (code) => reject(new Error(`server exited with ${code}: ${out}`)));
-  setTimeout(() => reject(new Error(`no URL from the server: ${out}`)), LIVENESS);
-});
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const { server, url } = await serve(BIN);
+const browser = await launchBrowser();
 const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
 const errors = [];
 page.on("console", (m) => { if (m.type() === "error") errors.push(`console: ${m.text()}`); });

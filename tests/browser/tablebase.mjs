@@ -8,39 +8,17 @@
 // double click plays a move once; a promotion chooser closes when the board moves on; a
 // position with more pieces than the tables hold shows no panel; a server without tables never
 // shows one (and asks without an error). Fails on any console or page error. Writes tablebase.png to SCREENSHOT_DIR.
-import { spawn } from "node:child_process";
-import { chromium } from "playwright-core";
+import { LIVENESS, launchBrowser, serve } from "./common.mjs";
 
 const [BIN, TABLES, SHOTS] = process.argv.slice(2);
-const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
-const LIVENESS = 30000;
-
-// Starts `fianchetto serve` with `args`; resolves to the process and its URL.
-function serve(args) {
-  const server = spawn(BIN, ["serve", "--port", "0", ...args], { stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    server.stdout.on("data", (d) => {
-      out += d;
-      const m = out.match(/http:\/\/[\d.]+:\d+\//);
-      if (m) resolve({ server, url: m[0], out });
-    });
-    server.on("exit", (code) => reject(new Error(`server exited with ${code}: ${out}`)));
-    setTimeout(() => reject(new Error(`no URL from the server: ${out}`)), LIVENESS);
-  });
-}
 
 function check(cond, what) {
   if (!cond) throw new Error(`check failed: ${what}`);
 }
 
-const withTables = await serve(["--syzygy", TABLES]);
-const without = await serve([]);
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const withTables = await serve(BIN, ["--syzygy", TABLES]);
+const without = await serve(BIN);
+const browser = await launchBrowser();
 const errors = [];
 const page = await browser.newPage({ viewport: { width: 1100, height: 800 } });
 page.on("console", (m) => { if (m.type() === "error") errors.push(`console: ${m.text()}`); });
