@@ -148,8 +148,8 @@ impl Worker<'_> {
             self.prev[ply] = nb.piece_at(m.to()).map(|p| (p.index(), m));
             let new_depth = depth - 1 + i32::from(m == singular_move);
             let r = if searched > 0
-                && depth >= LMR_MIN_DEPTH
-                && searched >= LMR_MIN_MOVES
+                && depth >= lmr_min_depth()
+                && searched >= lmr_min_moves() as usize
                 && !(pv_node && gives_check)
                 && (quiet || (!pv_node && MovePicker::is_bad_capture(order)))
             {
@@ -247,7 +247,7 @@ impl Worker<'_> {
 
         // Internal iterative reduction: a PV or expected cut node without a hash move is searched
         // a little shallower (an all-node gains nothing from it: every move must be refuted).
-        if *depth >= IIR_MIN_DEPTH
+        if *depth >= iir_min_depth()
             && hit.is_none_or(|h| h.mv == Move::NULL)
             && skip == Move::NULL
             && (node.pv_node || node.cut_node)
@@ -319,7 +319,7 @@ impl Worker<'_> {
                     Bound::Upper => score <= alpha,
                 };
                 if cuts {
-                    let stored_depth = (depth + TB_DEPTH_BONUS).min(MAX_PLY as i32 - 1);
+                    let stored_depth = (depth + tb_depth_bonus()).min(MAX_PLY as i32 - 1);
                     let eval = self.evaluate(b, ply);
                     self.tt
                         .store(b.hash(), Move::NULL, score, eval, stored_depth, bound, ply);
@@ -502,8 +502,8 @@ impl Worker<'_> {
 
     /// Reverse futility pruning: far above beta at low depth, assume the node holds.
     fn reverse_futility(&self, node: &NodeState, depth: i32, beta: Score) -> Option<Score> {
-        let margin = RFP_MARGIN * depth - if node.improving { RFP_IMPROVING } else { 0 };
-        (depth <= RFP_MAX_DEPTH && node.static_eval - margin >= beta).then_some(node.static_eval)
+        let margin = rfp_margin() * depth - if node.improving { rfp_improving() } else { 0 };
+        (depth <= rfp_max_depth() && node.static_eval - margin >= beta).then_some(node.static_eval)
     }
 
     /// Null-move pruning: if passing still beats beta in a reduced search, a real move will too.
@@ -515,15 +515,15 @@ impl Worker<'_> {
         beta: Score,
         ply: usize,
     ) -> Option<Score> {
-        if depth < NMP_MIN_DEPTH
+        if depth < nmp_min_depth()
             || node.static_eval < beta
             || !b.has_non_pawn_material(b.side_to_move())
         {
             return None;
         }
-        let r = NMP_BASE
-            + depth / NMP_DEPTH_DIVISOR
-            + ((node.static_eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
+        let r = nmp_base()
+            + depth / nmp_depth_divisor()
+            + ((node.static_eval - beta) / nmp_eval_divisor()).min(nmp_eval_max());
         let nb = b.make_null_move();
         self.t.eval.push_null(ply + 1);
         self.path.push(b.hash());
@@ -563,17 +563,17 @@ impl Worker<'_> {
         // extended line that extensions could feed on each other without end.
         if ply == 0
             || b.in_check()
-            || depth < SE_MIN_DEPTH
+            || depth < se_min_depth()
             || ply as i32 >= 2 * self.root_depth
             || h.mv == Move::NULL
-            || h.depth < depth - SE_TT_DEPTH_MARGIN
+            || h.depth < depth - se_tt_depth_margin()
             || h.bound == Bound::Upper
             || h.score.is_decisive()
             || !b.is_legal(h.mv)
         {
             return Singular::No;
         }
-        let s_beta = h.score - SE_MARGIN_PER_PLY * depth;
+        let s_beta = h.score - se_margin_per_ply() * depth;
         self.singular[ply] = h.mv;
         let score = self.negamax(
             b,
@@ -609,23 +609,23 @@ impl Worker<'_> {
         alpha: Score,
         searched: usize,
     ) -> bool {
-        if depth > PRUNE_MAX_DEPTH {
+        if depth > prune_max_depth() {
             return false;
         }
         let quiet = !m.is_noisy();
         if quiet && !node.pv_node {
-            let lmp = (LMP_BASE + depth * depth) as usize / if node.improving { 1 } else { 2 };
+            let lmp = (lmp_base() + depth * depth) as usize / if node.improving { 1 } else { 2 };
             if searched >= lmp {
                 return true;
             }
-            if node.static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha {
+            if node.static_eval + futility_base() + futility_per_ply() * depth <= alpha {
                 return true;
             }
         }
         let margin = if quiet {
-            -SEE_QUIET_PER_PLY * depth
+            -see_quiet_per_ply() * depth
         } else {
-            -SEE_NOISY_PER_PLY * depth
+            -see_noisy_per_ply() * depth
         };
         !see_ge(b, m, margin)
     }
@@ -655,7 +655,7 @@ impl Worker<'_> {
         if gives_check {
             r -= 1;
         }
-        r -= history / LMR_HISTORY_DIVISOR;
+        r -= history / lmr_history_divisor();
         r.clamp(0, new_depth - 1)
     }
 
@@ -673,7 +673,7 @@ impl Worker<'_> {
         let context = self.context(ply);
         let h = &mut self.t.heuristics;
         h.add_killer(ply, m);
-        let bonus = (depth * depth * HISTORY_BONUS_SCALE).min(HISTORY_BONUS_MAX);
+        let bonus = (depth * depth * history_bonus_scale()).min(history_bonus_max());
         h.update_quiet(side, m, pt, context, bonus);
         for &(q, qpt) in failed {
             h.update_quiet(side, q, qpt, context, -bonus);

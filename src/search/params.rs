@@ -2,92 +2,238 @@
 //!
 //! Where the values come from: they were set by hand when each technique was added, inside
 //! the ranges that open engines of this strength use (Ethereal, Viridithas, Carp and
-//! Stockfish's older releases); none has been tuned by SPSA or a parameter search yet, which
-//! is what collecting them here prepares. Margins are in centipawns, depths in plies.
+//! Stockfish's older releases); none has been changed by an SPSA tune yet (docs/tuning.md says
+//! how to run one and what the runs here found). Margins are in centipawns, depths in plies;
+//! the few fractional constants are kept in hundredths so that every one is a whole number a
+//! UCI spin option can carry.
+//!
+//! Each constant is a function. In the normal build it returns its constant and compiles to
+//! it; in a build with the `tune` feature (`make TUNE=1`) it reads a value that `setoption`
+//! may change, every constant is a UCI option of its own name, and `spsa` prints the list in
+//! OpenBench's SPSA input format.
 
-/// Reverse futility pruning: at most this depth…
-pub const RFP_MAX_DEPTH: i32 = 7;
-/// …a node whose static evaluation beats beta by this much per ply is assumed to hold.
-pub const RFP_MARGIN: i32 = 75;
-/// The margin is this much smaller when the evaluation is improving (the node is likelier to
-/// hold than its margin says).
-pub const RFP_IMPROVING: i32 = 50;
+/// One tunable constant: its name (its UCI option's in a tuning build), default and range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tunable {
+    /// The name, as the function that reads it and the UCI option that sets it.
+    pub name: &'static str,
+    /// The hand-set value the normal build uses.
+    pub default: i32,
+    /// The least value a tune may try.
+    pub min: i32,
+    /// The greatest value a tune may try.
+    pub max: i32,
+}
 
-/// Null-move pruning from this depth on.
-pub const NMP_MIN_DEPTH: i32 = 3;
-/// Null-move reduction: this base…
-pub const NMP_BASE: i32 = 3;
-/// …plus one ply per this many plies of depth…
-pub const NMP_DEPTH_DIVISOR: i32 = 4;
-/// …plus one ply per this many centipawns the evaluation beats beta by…
-pub const NMP_EVAL_DIVISOR: i32 = 200;
-/// …of which at most this many.
-pub const NMP_EVAL_MAX: i32 = 3;
+impl Tunable {
+    /// The constant's line in OpenBench's SPSA input format: `name, int, default, min, max,
+    /// c_end, r_end`, with the final step `c_end` a twentieth of the range (at least 0.5, the
+    /// least that still moves an integer) and OpenBench's customary `r_end` of 0.002.
+    pub fn openbench_line(&self) -> String {
+        let c_end = (f64::from(self.max - self.min) / 20.0).max(0.5);
+        format!(
+            "{}, int, {}, {}, {}, {c_end:.1}, 0.002",
+            self.name, self.default, self.min, self.max
+        )
+    }
+}
 
-/// Internal iterative reduction: from this depth on, a PV or cut node without a hash move is
-/// searched one ply shallower.
-pub const IIR_MIN_DEPTH: i32 = 4;
+macro_rules! tunables {
+    ($( $(#[doc = $doc:expr])* $name:ident: $default:expr, $min:expr, $max:expr; )*) => {
+        /// Each constant's place in `TUNABLES` (and in a tuning build's table of values).
+        #[allow(non_camel_case_types, dead_code, clippy::upper_case_acronyms)]
+        #[derive(Clone, Copy)]
+        enum Slot { $($name,)* }
 
-/// Singular extensions from this depth on…
-pub const SE_MIN_DEPTH: i32 = 8;
-/// …when the hash entry was searched to at most this much less than the node's depth…
-pub const SE_TT_DEPTH_MARGIN: i32 = 3;
-/// …and every other move fails below the hash score less this much per ply of depth.
-pub const SE_MARGIN_PER_PLY: i32 = 2;
+        $(
+            $(#[doc = $doc])*
+            #[inline(always)]
+            pub fn $name() -> i32 {
+                #[cfg(feature = "tune")]
+                {
+                    tuned::get(Slot::$name as usize)
+                }
+                #[cfg(not(feature = "tune"))]
+                {
+                    $default
+                }
+            }
+        )*
 
-/// Move-count, futility and SEE pruning of moves up to this depth.
-pub const PRUNE_MAX_DEPTH: i32 = 8;
-/// Late-move pruning: quiet moves after the first `LMP_BASE + depth²` (half that when the
-/// evaluation is not improving) are skipped.
-pub const LMP_BASE: i32 = 3;
-/// Futility pruning: a quiet move is skipped when the static evaluation plus this…
-pub const FUTILITY_BASE: i32 = 100;
-/// …plus this per ply cannot reach alpha.
-pub const FUTILITY_PER_PLY: i32 = 90;
-/// SEE pruning: a quiet move that loses more than this per ply of depth in exchanges is skipped…
-pub const SEE_QUIET_PER_PLY: i32 = 40;
-/// …and a capture that loses more than this per ply.
-pub const SEE_NOISY_PER_PLY: i32 = 90;
+        /// Every tunable constant, in the order of this file.
+        pub const TUNABLES: &[Tunable] = &[
+            $( Tunable { name: stringify!($name), default: $default, min: $min, max: $max }, )*
+        ];
+    };
+}
 
-/// Late-move reductions from this depth on…
-pub const LMR_MIN_DEPTH: i32 = 3;
-/// …for moves after this many have been searched.
-pub const LMR_MIN_MOVES: usize = 2;
-/// The reduction table is `LMR_BASE + ln(depth)·ln(move number) / LMR_DIVISOR`, the shape
-/// most engines use.
-pub const LMR_BASE: f64 = 0.8;
-/// See `LMR_BASE`.
-pub const LMR_DIVISOR: f64 = 2.2;
-/// One ply less reduction per this much history a quiet move has (more for a bad one).
-pub const LMR_HISTORY_DIVISOR: i32 = 8000;
+tunables! {
+    /// Reverse futility pruning: at most this depth…
+    rfp_max_depth: 7, 2, 12;
+    /// …a node whose static evaluation beats beta by this much per ply is assumed to hold.
+    rfp_margin: 75, 30, 150;
+    /// The margin is this much smaller when the evaluation is improving (the node is likelier
+    /// to hold than its margin says).
+    rfp_improving: 50, 0, 120;
 
-/// History bonus of a quiet move that cut off: `HISTORY_BONUS_SCALE · depth²`…
-pub const HISTORY_BONUS_SCALE: i32 = 8;
-/// …at most this.
-pub const HISTORY_BONUS_MAX: i32 = 1600;
+    /// Null-move pruning from this depth on.
+    nmp_min_depth: 3, 1, 6;
+    /// Null-move reduction: this base…
+    nmp_base: 3, 1, 6;
+    /// …plus one ply per this many plies of depth…
+    nmp_depth_divisor: 4, 2, 8;
+    /// …plus one ply per this many centipawns the evaluation beats beta by…
+    nmp_eval_divisor: 200, 80, 400;
+    /// …of which at most this many.
+    nmp_eval_max: 3, 0, 6;
 
-/// Quiescence delta pruning: a capture that cannot lift the stand-pat score to alpha even with
-/// this much to spare is skipped.
-pub const QS_DELTA_MARGIN: i32 = 200;
+    /// Internal iterative reduction: from this depth on, a PV or cut node without a hash move
+    /// is searched one ply shallower.
+    iir_min_depth: 4, 2, 8;
 
-/// Aspiration windows from this depth on…
-pub const ASPIRATION_MIN_DEPTH: i32 = 5;
-/// …starting this wide on each side of the last score, doubling on every failure.
-pub const ASPIRATION_DELTA: i32 = 18;
+    /// Singular extensions from this depth on…
+    se_min_depth: 8, 4, 12;
+    /// …when the hash entry was searched to at most this much less than the node's depth…
+    se_tt_depth_margin: 3, 1, 6;
+    /// …and every other move fails below the hash score less this much per ply of depth.
+    se_margin_per_ply: 2, 1, 6;
 
-/// Soft time limit scaling: when the best move changes, the budget grows by this factor…
-pub const STABILITY_CHANGE: f64 = 1.5;
-/// …up to this multiple of the soft limit…
-pub const STABILITY_MAX: f64 = 2.5;
-/// …and while it stays, shrinks by this factor…
-pub const STABILITY_KEEP: f64 = 0.9;
-/// …down to this multiple.
-pub const STABILITY_MIN: f64 = 0.6;
-/// A score this much below the last iteration's…
-pub const SCORE_DROP: i32 = 30;
-/// …buys at least this multiple of the soft limit, to look for a way out.
-pub const SCORE_DROP_FACTOR: f64 = 1.4;
+    /// Move-count, futility and SEE pruning of moves up to this depth.
+    prune_max_depth: 8, 4, 12;
+    /// Late-move pruning: quiet moves after the first `lmp_base + depth²` (half that when the
+    /// evaluation is not improving) are skipped.
+    lmp_base: 3, 0, 10;
+    /// Futility pruning: a quiet move is skipped when the static evaluation plus this…
+    futility_base: 100, 0, 250;
+    /// …plus this per ply cannot reach alpha.
+    futility_per_ply: 90, 30, 180;
+    /// SEE pruning: a quiet move that loses more than this per ply of depth in exchanges is
+    /// skipped…
+    see_quiet_per_ply: 40, 10, 120;
+    /// …and a capture that loses more than this per ply.
+    see_noisy_per_ply: 90, 30, 200;
 
-/// Plies added to a tablebase result's depth in the hash table, so that no search replaces an
-/// exact verdict with a guess (Stockfish stores them 6 plies deeper).
-pub const TB_DEPTH_BONUS: i32 = 6;
+    /// Late-move reductions from this depth on…
+    lmr_min_depth: 3, 1, 6;
+    /// …for moves after this many have been searched.
+    lmr_min_moves: 2, 1, 6;
+    /// The reduction table is `lmr_base + ln(depth)·ln(move number) / lmr_divisor` (both in
+    /// hundredths here), the shape most engines use.
+    lmr_base: 80, 0, 200;
+    /// See `lmr_base`.
+    lmr_divisor: 220, 120, 400;
+    /// One ply less reduction per this much history a quiet move has (more for a bad one).
+    lmr_history_divisor: 8000, 2000, 20000;
+
+    /// History bonus of a quiet move that cut off: `history_bonus_scale · depth²`…
+    history_bonus_scale: 8, 2, 32;
+    /// …at most this.
+    history_bonus_max: 1600, 400, 4000;
+
+    /// Quiescence delta pruning: a capture that cannot lift the stand-pat score to alpha even
+    /// with this much to spare is skipped.
+    qs_delta_margin: 200, 50, 500;
+
+    /// Aspiration windows from this depth on…
+    aspiration_min_depth: 5, 2, 10;
+    /// …starting this wide on each side of the last score, doubling on every failure.
+    aspiration_delta: 18, 5, 60;
+
+    /// Soft time limit scaling, in hundredths: when the best move changes, the budget grows by
+    /// this factor…
+    stability_change: 150, 100, 250;
+    /// …up to this multiple of the soft limit…
+    stability_max: 250, 120, 400;
+    /// …and while it stays, shrinks by this factor…
+    stability_keep: 90, 50, 100;
+    /// …down to this multiple.
+    stability_min: 60, 20, 100;
+    /// A score this much below the last iteration's…
+    score_drop: 30, 5, 100;
+    /// …buys at least this multiple of the soft limit (hundredths), to look for a way out.
+    score_drop_factor: 140, 100, 250;
+
+    /// Plies added to a tablebase result's depth in the hash table, so that no search replaces
+    /// an exact verdict with a guess (Stockfish stores them 6 plies deeper).
+    tb_depth_bonus: 6, 0, 12;
+}
+
+/// A constant in hundredths as the fraction it stands for.
+pub fn hundredths(v: i32) -> f64 {
+    f64::from(v) / 100.0
+}
+
+/// The values a tuning build searches with, as offsets from the defaults (so that the table
+/// starts zeroed at the defaults), and `setoption`'s way in.
+#[cfg(feature = "tune")]
+pub mod tuned {
+    use super::TUNABLES;
+    use std::sync::atomic::{AtomicI32, Ordering};
+
+    static OFFSETS: [AtomicI32; TUNABLES.len()] = [const { AtomicI32::new(0) }; TUNABLES.len()];
+
+    /// The value of the constant in slot `i`.
+    #[inline]
+    pub(super) fn get(i: usize) -> i32 {
+        TUNABLES[i].default + OFFSETS[i].load(Ordering::Relaxed)
+    }
+
+    /// Sets the constant called `name` (any case) to `value` clamped into its range. `None`
+    /// when there is no such constant; otherwise the value set.
+    pub fn set(name: &str, value: i64) -> Option<i32> {
+        let i = TUNABLES
+            .iter()
+            .position(|t| t.name.eq_ignore_ascii_case(name))?;
+        let t = TUNABLES[i];
+        let v = value.clamp(i64::from(t.min), i64::from(t.max)) as i32;
+        OFFSETS[i].store(v - t.default, Ordering::Relaxed);
+        Some(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_lie_in_their_ranges_and_names_are_unique() {
+        for (i, t) in TUNABLES.iter().enumerate() {
+            assert!(t.min <= t.default && t.default <= t.max, "{t:?}");
+            assert!(t.min < t.max, "{t:?} cannot move");
+            assert!(
+                TUNABLES[..i].iter().all(|u| u.name != t.name),
+                "{} twice",
+                t.name
+            );
+        }
+    }
+
+    #[cfg(not(feature = "tune"))]
+    #[test]
+    fn functions_return_their_defaults() {
+        assert_eq!(rfp_margin(), TUNABLES[1].default);
+        assert_eq!(tb_depth_bonus(), TUNABLES.last().map_or(0, |t| t.default));
+    }
+
+    #[test]
+    fn openbench_lines_have_seven_fields() {
+        let line = TUNABLES[1].openbench_line();
+        assert_eq!(line, "rfp_margin, int, 75, 30, 150, 6.0, 0.002");
+        let fields: Vec<&str> = line.split(", ").collect();
+        assert_eq!(fields.len(), 7);
+        assert_eq!(
+            TUNABLES[0].openbench_line(),
+            "rfp_max_depth, int, 7, 2, 12, 0.5, 0.002"
+        );
+    }
+
+    #[cfg(feature = "tune")]
+    #[test]
+    fn set_clamps_into_range() {
+        assert_eq!(tuned::set("QS_DELTA_MARGIN", 100_000), Some(500));
+        assert_eq!(qs_delta_margin(), 500);
+        assert_eq!(tuned::set("qs_delta_margin", 200), Some(200));
+        assert_eq!(qs_delta_margin(), 200);
+        assert_eq!(tuned::set("no_such_constant", 1), None);
+    }
+}

@@ -1,7 +1,7 @@
 //! Quiescence search: at the horizon, only captures and promotions (or every evasion when in
 //! check) are searched, so that the static evaluation is never taken in the middle of an exchange.
 
-use super::params::QS_DELTA_MARGIN;
+use super::params::qs_delta_margin;
 use super::score::Score;
 use super::score::MAX_PLY;
 use super::see::{see_ge, SEE_VALUE};
@@ -76,7 +76,7 @@ impl Worker<'_> {
                 } else {
                     b.piece_at(m.to()).map_or(0, |p| SEE_VALUE[p.kind.index()])
                 };
-                if !m.is_promotion() && stand_pat + gain + QS_DELTA_MARGIN <= alpha {
+                if !m.is_promotion() && stand_pat + gain + qs_delta_margin() <= alpha {
                     continue;
                 }
                 if !see_ge(b, m, 0) {

@@ -79,9 +79,9 @@ pub(super) fn iterate(
         let mut iteration: Vec<(Score, Vec<Move>)> = Vec::new();
         for (pv_idx, prev_score) in prev_scores.iter_mut().enumerate() {
             w.seldepth = 0;
-            let mut delta = ASPIRATION_DELTA;
+            let mut delta = aspiration_delta();
             let (mut alpha, mut beta) =
-                if depth >= ASPIRATION_MIN_DEPTH && !prev_score.is_decisive() {
+                if depth >= aspiration_min_depth() && !prev_score.is_decisive() {
                     (*prev_score - delta, *prev_score + delta)
                 } else {
                     (-Score::INFINITE, Score::INFINITE)

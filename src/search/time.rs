@@ -4,7 +4,8 @@
 //! the clock restarting at a ponderhit.
 
 use super::params::{
-    SCORE_DROP, SCORE_DROP_FACTOR, STABILITY_CHANGE, STABILITY_KEEP, STABILITY_MAX, STABILITY_MIN,
+    hundredths, score_drop, score_drop_factor, stability_change, stability_keep, stability_max,
+    stability_min,
 };
 use super::score::Score;
 use super::types::{Clock, Limits};
@@ -122,12 +123,14 @@ impl TimeManager {
     /// of the iteration before. Updates the stability of the best move.
     pub fn iteration_done(&mut self, depth: i32, best: Move, score: Score, previous: Score) {
         if best != self.last_best && depth > 1 {
-            self.stability = (self.stability * STABILITY_CHANGE).min(STABILITY_MAX);
+            self.stability =
+                (self.stability * hundredths(stability_change())).min(hundredths(stability_max()));
         } else {
-            self.stability = (self.stability * STABILITY_KEEP).max(STABILITY_MIN);
+            self.stability =
+                (self.stability * hundredths(stability_keep())).max(hundredths(stability_min()));
         }
-        if depth > 4 && score < previous - SCORE_DROP {
-            self.stability = self.stability.max(SCORE_DROP_FACTOR);
+        if depth > 4 && score < previous - score_drop() {
+            self.stability = self.stability.max(hundredths(score_drop_factor()));
         }
         self.last_best = best;
     }

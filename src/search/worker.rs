@@ -3,7 +3,7 @@
 //! checks, repetition, evaluation).
 
 use super::history::{piece_to, Heuristics};
-use super::params::{LMR_BASE, LMR_DIVISOR};
+use super::params::{hundredths, lmr_base, lmr_divisor};
 use super::picker::MovePicker;
 use super::score::Score;
 use super::score::MAX_PLY;
@@ -40,18 +40,47 @@ impl ThreadData {
     }
 }
 
-/// Late-move reductions by depth and move number (see `params::LMR_BASE`), computed once.
-pub(super) fn lmr_table() -> &'static [[i32; 64]; 64] {
-    static TABLE: std::sync::OnceLock<[[i32; 64]; 64]> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| {
-        let mut t = [[0i32; 64]; 64];
-        for (d, row) in t.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as i32;
-            }
+/// A late-move reduction table by depth and move number (see `params::lmr_base`).
+type LmrTable = [[i32; 64]; 64];
+
+/// Computes the reduction table from the current `lmr_base` and `lmr_divisor`.
+fn compute_lmr_table() -> LmrTable {
+    let (base, divisor) = (hundredths(lmr_base()), hundredths(lmr_divisor()));
+    let mut t = [[0i32; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (base + (d as f64).ln() * (m as f64).ln() / divisor) as i32;
         }
-        t
-    })
+    }
+    t
+}
+
+/// The late-move reduction table, computed once.
+#[cfg(not(feature = "tune"))]
+pub(super) fn lmr_table() -> &'static LmrTable {
+    static TABLE: std::sync::OnceLock<LmrTable> = std::sync::OnceLock::new();
+    TABLE.get_or_init(compute_lmr_table)
+}
+
+/// The late-move reduction table of a tuning build: computed again when `setoption` has
+/// changed its two constants since the last search. Each new table is leaked on purpose (a
+/// tuning run sets its options once per engine process, so a handful at most).
+#[cfg(feature = "tune")]
+pub(super) fn lmr_table() -> &'static LmrTable {
+    static TABLE: std::sync::Mutex<Option<((i32, i32), &'static LmrTable)>> =
+        std::sync::Mutex::new(None);
+    let key = (lmr_base(), lmr_divisor());
+    let mut slot = TABLE
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    match *slot {
+        Some((k, t)) if k == key => t,
+        _ => {
+            let t: &'static LmrTable = Box::leak(Box::new(compute_lmr_table()));
+            *slot = Some((key, t));
+            t
+        }
+    }
 }
 
 /// One thread's state during a search: its tables, the shared table and flags, counters, the
@@ -86,7 +115,7 @@ pub(super) struct Worker<'a> {
     pub(super) excluded: Vec<Move>,
     /// The move a singular-extension search leaves out at each ply (`Move::NULL`: none).
     pub(super) singular: [Move; MAX_PLY + 2],
-    pub(super) lmr: &'static [[i32; 64]; 64],
+    pub(super) lmr: &'static LmrTable,
     /// One move picker per ply, reused from node to node.
     pub(super) pickers: Vec<MovePicker>,
     /// The score of the last root move that raised alpha (its line is `pv[0]`).

@@ -41,6 +41,8 @@ pub enum Command {
     Eval,
     /// `bench [depth [threads]]`
     Bench(Option<u32>, Option<usize>),
+    /// `spsa`: the tunable search constants in OpenBench's SPSA input format.
+    Spsa,
     /// An empty line.
     Empty,
 }
@@ -339,6 +341,7 @@ pub fn parse(line: &str) -> Result<Command, UciError> {
             rest.first().and_then(|d| d.parse().ok()),
             rest.get(1).and_then(|t| t.parse().ok()),
         )),
+        "spsa" => Ok(Command::Spsa),
         other => Err(UciError::Unknown(other.to_string())),
     }
 }

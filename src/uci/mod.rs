@@ -209,6 +209,14 @@ impl Engine {
                 for option in options::OPTIONS {
                     send(&option.declaration());
                 }
+                // A tuning build offers every search constant as an option of its own.
+                #[cfg(feature = "tune")]
+                for t in crate::search::params::TUNABLES {
+                    send(&format!(
+                        "option name {} type spin default {} min {} max {}",
+                        t.name, t.default, t.min, t.max
+                    ));
+                }
                 send("uciok");
             }
             Command::IsReady => send("readyok"),
@@ -309,6 +317,14 @@ impl Engine {
                     });
                 }
             }
+            Command::Spsa => {
+                if !cfg!(feature = "tune") {
+                    send("info string this build cannot set these; build with make TUNE=1");
+                }
+                for t in crate::search::params::TUNABLES {
+                    send(&t.openbench_line());
+                }
+            }
         }
         true
     }
@@ -316,6 +332,10 @@ impl Engine {
     fn set_option(&mut self, name: &str, value: Option<&str>) {
         use options::{Id, Value};
         let Some(option) = options::find(name) else {
+            #[cfg(feature = "tune")]
+            if set_tunable(name, value) {
+                return;
+            }
             send(&format!("info string unknown option {name:?}"));
             return;
         };
@@ -644,6 +664,29 @@ impl Engine {
             }
         }));
     }
+}
+
+/// `setoption` for a search constant of a tuning build: sets it (clamped into its range, with
+/// an `info string` when it was out) and says `true`, or `false` when `name` is no constant.
+#[cfg(feature = "tune")]
+fn set_tunable(name: &str, value: Option<&str>) -> bool {
+    use crate::search::params::{tuned, TUNABLES};
+    let Some(t) = TUNABLES.iter().find(|t| t.name.eq_ignore_ascii_case(name)) else {
+        return false;
+    };
+    let Some(v) = value.and_then(|v| v.trim().parse::<i64>().ok()) else {
+        send(&format!(
+            "info string option {name} needs a number from {} to {}",
+            t.min, t.max
+        ));
+        return true;
+    };
+    if let Some(set) = tuned::set(name, v) {
+        if i64::from(set) != v {
+            send(&format!("info string {name} {v} out of range, using {set}"));
+        }
+    }
+    true
 }
 
 /// The next number of a xorshift64 generator: book and weakened-move draws need no more than
