@@ -411,6 +411,57 @@ fn evaluations_do_not_depend_on_the_order_of_analysis() {
     assert!(checked > 300, "{checked} positions");
 }
 
+/// The cause of the false draws, at the analysis surface: a position that has occurred once
+/// before in the game is no draw when reached again (the opponent need not repeat a third time),
+/// so a game where a queen-down side shuffles its king must read as lost for it at every ply,
+/// in the whole-game analysis and in a fresh one. The rule before issue 27 scored one repeat as
+/// 0.00, which this reads at plies 4 and 6 (where White's king can step back into a position seen
+/// once).
+#[test]
+fn a_single_repeat_of_a_game_position_is_no_draw_in_analysis() {
+    use fianchetto::analysis::{analyse_position, analyse_positions, Options};
+    use fianchetto::chess::Game;
+    use fianchetto::search::{Limits, Searcher};
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Mutex;
+    let pgn = "[FEN \"k7/8/8/8/8/8/q7/7K w - - 0 1\"]\n[SetUp \"1\"]\n\n\
+               1. Kg1 Qb2 2. Kh1 Qa2 3. Kg1 Qb2 *\n";
+    let game = read_games(pgn).remove(0).unwrap();
+    let limits = Limits {
+        depth: Some(10),
+        ..Limits::default()
+    };
+    let opts = Options {
+        limits: limits.clone(),
+        threads: 1,
+        hash_mib: 16,
+        net: Some(fianchetto::eval::nnue::default_net()),
+        tablebases: None,
+    };
+    let whole = analyse_positions(
+        &game,
+        &opts,
+        &AtomicBool::new(false),
+        &Mutex::new(Vec::new()),
+        &|_| {},
+    );
+    assert_eq!(whole.len(), 7);
+    let line = game.main_line();
+    for (ply, info) in whole.iter().enumerate() {
+        let kept = info.as_ref().unwrap().eval.ceiled_cp();
+        let mut cut = Game::new(*line.start());
+        for &m in &line.moves()[..ply] {
+            cut.push_or_pass(m).unwrap();
+        }
+        let alone = analyse_position(&mut Searcher::new(16), &cut, &limits)
+            .eval
+            .ceiled_cp();
+        // White's view: a queen down is worth far less than -5 pawns.
+        assert!(kept < -500, "ply {ply}: {kept} cp in the whole game");
+        assert!(alone < -500, "ply {ply}: {alone} cp alone");
+    }
+}
+
 /// White's material less Black's, in pawns (1, 3, 3, 5, 9), counted on a FEN's board.
 fn material_balance(fen: &str) -> i32 {
     let board = fen.split(' ').next().unwrap_or_default();
