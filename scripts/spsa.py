@@ -84,13 +84,17 @@ def save_state(path, state):
     os.replace(tmp, path)
 
 
-def play(args, plus, minus, seed):
+def play(args, plus, minus, openings, rng):
     """Plays the iteration's game pairs; returns (wins, draws, losses) of the plus side."""
+    # match.py reads every opening of the file it is given, which takes longer than a game at a
+    # few thousand nodes: hand it only this iteration's openings.
+    chosen = os.path.join(os.path.dirname(os.path.abspath(args.state)), "openings.epd")
+    with open(chosen, "w") as f:
+        f.write("".join(rng.choice(openings) for _ in range(args.pairs)))
     cmd = [sys.executable, args.match,
            "--engine", f"plus={args.engine}", "--engine", f"minus={args.engine}",
            "--nodes", str(args.nodes), "--games", str(2 * args.pairs),
-           "--openings", args.openings, "--shuffle", "--seed", str(seed),
-           "--concurrency", str(args.concurrency)]
+           "--openings", chosen, "--concurrency", str(args.concurrency)]
     for name, value in plus.items():
         cmd += ["--option", f"plus:{name}={value}"]
     for name, value in minus.items():
@@ -150,6 +154,8 @@ def main():
             print(f"setoption name {name} value {round(value)}")
         return
 
+    with open(args.openings) as f:
+        openings = [line for line in f if line.strip() and not line.startswith("#")]
     n = state.get("schedule_n", state["iterations"])
     state["schedule_n"] = n
     big_a = n / 10
@@ -168,7 +174,7 @@ def main():
             signs[name], cks[name] = sign, ck
             plus[name] = min(hi, max(lo, round(value + ck * sign)))
             minus[name] = min(hi, max(lo, round(value - ck * sign)))
-        w, d, l = play(args, plus, minus, seed=args.seed * 1_000_003 + k)
+        w, d, l = play(args, plus, minus, openings, rng)
         for name in state["theta"]:
             default, lo, hi, c_end, r_end = params[name]
             a = r_end * c_end ** 2 * (big_a + n) ** ALPHA
