@@ -794,3 +794,48 @@ fn uci_elo_limits_strength_and_refuses_out_of_range_ratings() {
     assert!(strong < 1_000_000, "2000: {strong} nodes");
     e.quit();
 }
+
+/// `spsa` lists the search constants in OpenBench's SPSA input format; a normal build says first
+/// that it cannot set them, and offers none of them as an option.
+#[test]
+fn spsa_lists_the_search_constants() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect("uciok", LIVENESS);
+    let tuning = e
+        .seen
+        .iter()
+        .any(|l| l.starts_with("option name rfp_margin "));
+    assert_eq!(tuning, cfg!(feature = "tune"));
+    e.send("spsa");
+    e.send("isready");
+    e.expect("readyok", LIVENESS);
+    let lines: Vec<&String> = e.seen.iter().filter(|l| l.contains(", int, ")).collect();
+    assert!(lines.len() >= 20, "{lines:?}");
+    for l in &lines {
+        let f: Vec<&str> = l.split(", ").collect();
+        assert_eq!(f.len(), 7, "{l}");
+        let [default, min, max]: [i64; 3] = [f[2], f[3], f[4]].map(|x| x.parse().unwrap());
+        assert!(min <= default && default <= max, "{l}");
+        assert!(
+            f[5].parse::<f64>().unwrap() >= 0.5 && f[6] == "0.002",
+            "{l}"
+        );
+    }
+    assert!(lines.iter().any(|l| l.starts_with("lmr_base, int, 80, ")));
+    assert_eq!(
+        e.seen.iter().any(|l| l.contains("build with make TUNE=1")),
+        !cfg!(feature = "tune")
+    );
+    if cfg!(feature = "tune") {
+        // Out of range is clamped, with a word to say so.
+        e.send("setoption name rfp_margin value 9999");
+        e.send("isready");
+        e.expect("readyok", LIVENESS);
+        assert!(e
+            .seen
+            .iter()
+            .any(|l| l == "info string rfp_margin 9999 out of range, using 150"));
+    }
+    e.quit();
+}
