@@ -7,7 +7,7 @@ EXE ?= fianchetto
 EVALFILE ?=
 TUNE ?=
 CARGO ?= cargo
-FEATURES := $(if $(TUNE),--features tune,)
+FEATURES := $(if $(filter 1 yes true,$(TUNE)),--features tune,)
 
 .PHONY: all clean
 

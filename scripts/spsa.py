@@ -27,6 +27,7 @@ untuned build (docs/tuning.md).
 
 import argparse
 import json
+import math
 import os
 import random
 import re
@@ -88,7 +89,7 @@ def play(args, plus, minus, openings, rng):
     """Plays the iteration's game pairs; returns (wins, draws, losses) of the plus side."""
     # match.py reads every opening of the file it is given, which takes longer than a game at a
     # few thousand nodes: hand it only this iteration's openings.
-    chosen = os.path.join(os.path.dirname(os.path.abspath(args.state)), "openings.epd")
+    chosen = os.path.splitext(os.path.abspath(args.state))[0] + ".openings.epd"
     with open(chosen, "w") as f:
         f.write("".join(rng.choice(openings) for _ in range(args.pairs)))
     cmd = [sys.executable, args.match,
@@ -99,10 +100,12 @@ def play(args, plus, minus, openings, rng):
         cmd += ["--option", f"plus:{name}={value}"]
     for name, value in minus.items():
         cmd += ["--option", f"minus:{name}={value}"]
-    out = subprocess.run(cmd, capture_output=True, text=True, timeout=3600).stdout
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
+    out = done.stdout
     found = re.findall(r"W (\d+) D (\d+) L (\d+)", out)
-    if not found:
-        raise RuntimeError("match.py printed no result:\n" + out[-2000:])
+    if done.returncode != 0 or not found:
+        raise RuntimeError(f"match.py ended with status {done.returncode}:\n"
+                           + (out + done.stderr)[-2000:])
     w, d, l = (int(x) for x in found[-1])
     return w, d, l
 
@@ -128,6 +131,10 @@ def main():
     ap.add_argument("--params", help="only these constants (comma-separated)")
     ap.add_argument("--exclude", help="not these constants (comma-separated)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--r-end", type=float,
+                    help="the last learning rate for every constant instead of the engine's "
+                         "(OpenBench's 0.002 suits tens of thousands of pairs; a short run here "
+                         "needs more to move at all)")
     ap.add_argument("--stop-after", type=float, help="stop after this many minutes")
     ap.add_argument("--report", action="store_true", help="print theta and stop")
     ap.add_argument("--options", action="store_true", help="print theta as setoption lines")
@@ -146,12 +153,17 @@ def main():
     os.makedirs(os.path.dirname(os.path.abspath(args.state)), exist_ok=True)
     state = load_state(args.state, params, chosen, args.iterations)
     state["iterations"] = max(state["iterations"], args.iterations)
+    if args.r_end is not None:
+        state["r_end"] = args.r_end
+    if set(chosen) != set(state["theta"]):
+        print(f"note: {args.state} tunes {len(state['theta'])} constants; --params and --exclude "
+              "apply to new runs only", file=sys.stderr)
     if args.report:
         report(state, params)
         return
     if args.options:
         for name, value in state["theta"].items():
-            print(f"setoption name {name} value {round(value)}")
+            print(f"setoption name {name} value {math.floor(value + 0.5)}")
         return
 
     with open(args.openings) as f:
@@ -169,14 +181,17 @@ def main():
         for name, value in state["theta"].items():
             default, lo, hi, c_end, r_end = params[name]
             c = c_end * n ** GAMMA
-            ck = c / k ** GAMMA
+            # As OpenBench: an integer's step never falls below half a unit, or the two
+            # engines could round to the same value and the update be pure noise.
+            ck = max(c / k ** GAMMA, 0.5)
             sign = rng.choice((-1, 1))
             signs[name], cks[name] = sign, ck
-            plus[name] = min(hi, max(lo, round(value + ck * sign)))
-            minus[name] = min(hi, max(lo, round(value - ck * sign)))
+            plus[name] = min(hi, max(lo, math.floor(value + ck * sign + 0.5)))
+            minus[name] = min(hi, max(lo, math.floor(value - ck * sign + 0.5)))
         w, d, l = play(args, plus, minus, openings, rng)
         for name in state["theta"]:
             default, lo, hi, c_end, r_end = params[name]
+            r_end = state.get("r_end", r_end)
             a = r_end * c_end ** 2 * (big_a + n) ** ALPHA
             ak = a / (big_a + k) ** ALPHA
             rk = ak / cks[name] ** 2

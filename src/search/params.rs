@@ -41,7 +41,7 @@ impl Tunable {
 macro_rules! tunables {
     ($( $(#[doc = $doc:expr])* $name:ident: $default:expr, $min:expr, $max:expr; )*) => {
         /// Each constant's place in `TUNABLES` (and in a tuning build's table of values).
-        #[allow(non_camel_case_types, dead_code, clippy::upper_case_acronyms)]
+        #[allow(non_camel_case_types, dead_code)]
         #[derive(Clone, Copy)]
         enum Slot { $($name,)* }
 
@@ -159,8 +159,15 @@ tunables! {
 }
 
 /// A constant in hundredths as the fraction it stands for.
-pub fn hundredths(v: i32) -> f64 {
-    f64::from(v) / 100.0
+pub const fn hundredths(v: i32) -> f64 {
+    v as f64 / 100.0
+}
+
+/// The slot in `TUNABLES` of the constant called `name` (any case).
+pub fn find(name: &str) -> Option<usize> {
+    TUNABLES
+        .iter()
+        .position(|t| t.name.eq_ignore_ascii_case(name))
 }
 
 /// The values a tuning build searches with, as offsets from the defaults (so that the table
@@ -178,16 +185,13 @@ pub mod tuned {
         TUNABLES[i].default + OFFSETS[i].load(Ordering::Relaxed)
     }
 
-    /// Sets the constant called `name` (any case) to `value` clamped into its range. `None`
-    /// when there is no such constant; otherwise the value set.
-    pub fn set(name: &str, value: i64) -> Option<i32> {
-        let i = TUNABLES
-            .iter()
-            .position(|t| t.name.eq_ignore_ascii_case(name))?;
+    /// Sets the constant in slot `i` of `TUNABLES` to `value` clamped into its range, and
+    /// returns the value set. A search already running may see the new value part-way.
+    pub fn set(i: usize, value: i64) -> i32 {
         let t = TUNABLES[i];
         let v = value.clamp(i64::from(t.min), i64::from(t.max)) as i32;
         OFFSETS[i].store(v - t.default, Ordering::Relaxed);
-        Some(v)
+        v
     }
 }
 
@@ -227,13 +231,17 @@ mod tests {
         );
     }
 
+    /// On the tablebase bonus, which no other test's search uses (they run beside this one
+    /// in the same process and read the same table).
     #[cfg(feature = "tune")]
     #[test]
     fn set_clamps_into_range() {
-        assert_eq!(tuned::set("QS_DELTA_MARGIN", 100_000), Some(500));
-        assert_eq!(qs_delta_margin(), 500);
-        assert_eq!(tuned::set("qs_delta_margin", 200), Some(200));
-        assert_eq!(qs_delta_margin(), 200);
-        assert_eq!(tuned::set("no_such_constant", 1), None);
+        let i = find("TB_DEPTH_BONUS").expect("listed");
+        assert_eq!(tuned::set(i, 100_000), 12);
+        assert_eq!(tb_depth_bonus(), 12);
+        assert_eq!(tuned::set(i, -5), 0);
+        assert_eq!(tb_depth_bonus(), 0);
+        assert_eq!(tuned::set(i, 6), 6);
+        assert_eq!(find("no_such_constant"), None);
     }
 }

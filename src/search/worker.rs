@@ -43,9 +43,9 @@ impl ThreadData {
 /// A late-move reduction table by depth and move number (see `params::lmr_base`).
 type LmrTable = [[i32; 64]; 64];
 
-/// Computes the reduction table from the current `lmr_base` and `lmr_divisor`.
-fn compute_lmr_table() -> LmrTable {
-    let (base, divisor) = (hundredths(lmr_base()), hundredths(lmr_divisor()));
+/// Computes the reduction table from `lmr_base` and `lmr_divisor` (in hundredths).
+fn compute_lmr_table((base, divisor): (i32, i32)) -> LmrTable {
+    let (base, divisor) = (hundredths(base), hundredths(divisor));
     let mut t = [[0i32; 64]; 64];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
@@ -59,7 +59,7 @@ fn compute_lmr_table() -> LmrTable {
 #[cfg(not(feature = "tune"))]
 pub(super) fn lmr_table() -> &'static LmrTable {
     static TABLE: std::sync::OnceLock<LmrTable> = std::sync::OnceLock::new();
-    TABLE.get_or_init(compute_lmr_table)
+    TABLE.get_or_init(|| compute_lmr_table((lmr_base(), lmr_divisor())))
 }
 
 /// The late-move reduction table of a tuning build: computed again when `setoption` has
@@ -76,7 +76,7 @@ pub(super) fn lmr_table() -> &'static LmrTable {
     match *slot {
         Some((k, t)) if k == key => t,
         _ => {
-            let t: &'static LmrTable = Box::leak(Box::new(compute_lmr_table()));
+            let t: &'static LmrTable = Box::leak(Box::new(compute_lmr_table(key)));
             *slot = Some((key, t));
             t
         }

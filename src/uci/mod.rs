@@ -670,21 +670,21 @@ impl Engine {
 /// an `info string` when it was out) and says `true`, or `false` when `name` is no constant.
 #[cfg(feature = "tune")]
 fn set_tunable(name: &str, value: Option<&str>) -> bool {
-    use crate::search::params::{tuned, TUNABLES};
-    let Some(t) = TUNABLES.iter().find(|t| t.name.eq_ignore_ascii_case(name)) else {
+    use crate::search::params::{find, tuned, TUNABLES};
+    let Some(i) = find(name) else {
         return false;
     };
     let Some(v) = value.and_then(|v| v.trim().parse::<i64>().ok()) else {
+        let t = TUNABLES[i];
         send(&format!(
             "info string option {name} needs a number from {} to {}",
             t.min, t.max
         ));
         return true;
     };
-    if let Some(set) = tuned::set(name, v) {
-        if i64::from(set) != v {
-            send(&format!("info string {name} {v} out of range, using {set}"));
-        }
+    let set = tuned::set(i, v);
+    if i64::from(set) != v {
+        send(&format!("info string {name} {v} out of range, using {set}"));
     }
     true
 }
