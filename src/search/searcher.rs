@@ -205,9 +205,10 @@ fn run(
     };
 
     let mut path: Vec<u64> = game.reversible_hashes();
-    path.pop(); // the root itself is not "before" the root
-                // Helpers search the same tree to fill the shared table; they take no time or node limit of
-                // their own (the main thread stops them) and report nothing.
+    // The root itself is not "before" the root.
+    path.pop();
+    // Helpers search the same tree to fill the shared table; they take no time or node limit of
+    // their own (the main thread stops them) and report nothing.
     let helper_limits = Limits {
         nodes: None,
         mate: None,
