@@ -125,7 +125,9 @@ def main():
     ap.add_argument("--match", default="../shared/tools/match.py")
     ap.add_argument("--openings", default="../shared/data/openings/8mvs_+90_+99.epd")
     ap.add_argument("--nodes", type=int, default=20000)
-    ap.add_argument("--iterations", type=int, default=2000)
+    ap.add_argument("--iterations", type=int,
+                    help="iterations in all (a new run: 2000; a resumed run keeps its own unless "
+                         "this raises it)")
     ap.add_argument("--pairs", type=int, default=1, help="game pairs an iteration")
     ap.add_argument("--concurrency", type=int, default=1)
     ap.add_argument("--params", help="only these constants (comma-separated)")
@@ -151,8 +153,8 @@ def main():
     if unknown:
         sys.exit(f"no such constants: {', '.join(unknown)}")
     os.makedirs(os.path.dirname(os.path.abspath(args.state)), exist_ok=True)
-    state = load_state(args.state, params, chosen, args.iterations)
-    state["iterations"] = max(state["iterations"], args.iterations)
+    state = load_state(args.state, params, chosen, args.iterations or 2000)
+    state["iterations"] = max(state["iterations"], args.iterations or 0)
     if args.r_end is not None:
         state["r_end"] = args.r_end
     if set(chosen) != set(state["theta"]):
