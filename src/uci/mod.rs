@@ -674,17 +674,15 @@ fn set_tunable(name: &str, value: Option<&str>) -> bool {
     let Some(i) = find(name) else {
         return false;
     };
-    let Some(v) = value.and_then(|v| v.trim().parse::<i64>().ok()) else {
-        let t = TUNABLES[i];
-        send(&format!(
-            "info string option {name} needs a number from {} to {}",
-            t.min, t.max
-        ));
-        return true;
-    };
-    let set = tuned::set(i, v);
-    if i64::from(set) != v {
-        send(&format!("info string {name} {v} out of range, using {set}"));
+    let t = TUNABLES[i];
+    match options::read_spin(name, value, t.min.into(), t.max.into()) {
+        Ok((v, note)) => {
+            tuned::set(i, v);
+            if let Some(note) = note {
+                send(&format!("info string {note}"));
+            }
+        }
+        Err(e) => send(&format!("info string {e}")),
     }
     true
 }

@@ -232,17 +232,7 @@ impl UciOption {
     ) -> Result<(Value, Option<String>), ValueError> {
         match self.kind {
             Kind::Spin { min, max, .. } => {
-                let v: i64 = value.and_then(|v| v.trim().parse().ok()).ok_or_else(|| {
-                    ValueError::Number {
-                        name: sent.to_string(),
-                        min,
-                        max,
-                    }
-                })?;
-                let clamped = v.clamp(min, max);
-                let note =
-                    (clamped != v).then(|| format!("{sent} {v} out of range, using {clamped}"));
-                Ok((Value::Number(clamped), note))
+                read_spin(sent, value, min, max).map(|(v, note)| (Value::Number(v), note))
             }
             Kind::Check { .. } => match value.map(|v| v.trim().to_ascii_lowercase()).as_deref() {
                 Some("true") => Ok((Value::Flag(true), None)),
@@ -253,6 +243,26 @@ impl UciOption {
             Kind::Text { .. } => Ok((Value::Text(value.unwrap_or("").trim().to_string()), None)),
         }
     }
+}
+
+/// Reads a spin option's `value` (`sent`: its name as the GUI wrote it): a whole number,
+/// clamped into `min..=max`, with a note saying so when it was out of range.
+pub fn read_spin(
+    sent: &str,
+    value: Option<&str>,
+    min: i64,
+    max: i64,
+) -> Result<(i64, Option<String>), ValueError> {
+    let v: i64 = value
+        .and_then(|v| v.trim().parse().ok())
+        .ok_or_else(|| ValueError::Number {
+            name: sent.to_string(),
+            min,
+            max,
+        })?;
+    let clamped = v.clamp(min, max);
+    let note = (clamped != v).then(|| format!("{sent} {v} out of range, using {clamped}"));
+    Ok((clamped, note))
 }
 
 #[cfg(test)]
