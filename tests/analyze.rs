@@ -340,11 +340,7 @@ fn ctrl_c_writes_what_is_done() {
 #[test]
 fn evaluations_do_not_depend_on_the_order_of_analysis() {
     use fianchetto::analysis::lichess::{advice, win_percent, Eval};
-    use fianchetto::analysis::{analyse_position, analyse_positions, Options};
-    use fianchetto::chess::{Color, Game};
-    use fianchetto::search::{Limits, Searcher};
-    use std::sync::atomic::AtomicBool;
-    use std::sync::Mutex;
+    use fianchetto::chess::Color;
     // What "reads as a draw" and "a clear edge" mean, in lichess's terms (`lichess.rs`, after
     // WinPercent.scala: win% = 50 + 50·(2/(1 + e^(−0.00368208·cp)) − 1)). Within DRAWN of 0 an
     // evaluation shows as 0.00 to 0.05, at most half a win% from an even game. At CLEAR_EDGE it
@@ -365,6 +361,36 @@ fn evaluations_do_not_depend_on_the_order_of_analysis() {
             "{edge} cp read as {draw} cp must be a judged loss"
         );
     }
+    let mut checked = 0;
+    for game in read_games(LADDER)
+        .into_iter()
+        .map(Result::unwrap)
+        .take(ORDER_GAMES)
+    {
+        for (ply, (fen, kept, alone)) in whole_and_alone(&game, 32).into_iter().enumerate() {
+            checked += 1;
+            assert!(
+                !(kept.abs() <= DRAWN && alone.abs() >= CLEAR_EDGE),
+                "game {}, ply {ply} ({fen}): {kept} cp in the whole game, {alone} cp alone",
+                game.tag("Round").unwrap_or("?"),
+            );
+        }
+    }
+    assert!(checked > 300, "{checked} positions");
+}
+
+/// Each position of `game`'s main line at depth 10 with a `hash_mib` table, as its FEN, its
+/// evaluation in the whole-game analysis (`analyze`'s way: from the end, one hash kept) and in a
+/// fresh analysis of the game cut there (same history, an empty table); centipawns, White's view.
+fn whole_and_alone(
+    game: &fianchetto::chess::pgn::PgnGame,
+    hash_mib: usize,
+) -> Vec<(String, i32, i32)> {
+    use fianchetto::analysis::{analyse_position, analyse_positions, Options};
+    use fianchetto::chess::Game;
+    use fianchetto::search::{Limits, Searcher};
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Mutex;
     let limits = Limits {
         depth: Some(10),
         ..Limits::default()
@@ -372,43 +398,31 @@ fn evaluations_do_not_depend_on_the_order_of_analysis() {
     let opts = Options {
         limits: limits.clone(),
         threads: 1,
-        hash_mib: 32,
+        hash_mib,
         net: Some(fianchetto::eval::nnue::default_net()),
         tablebases: None,
     };
-    let mut fresh = Searcher::new(32);
-    let mut checked = 0;
-    for game in read_games(LADDER)
-        .into_iter()
-        .map(Result::unwrap)
-        .take(ORDER_GAMES)
-    {
-        let whole = analyse_positions(
-            &game,
-            &opts,
-            &AtomicBool::new(false),
-            &Mutex::new(Vec::new()),
-            &|_| {},
-        );
-        let line = game.main_line();
-        for (ply, info) in whole.iter().enumerate() {
-            let mut cut = Game::new(*line.start());
-            for &m in &line.moves()[..ply] {
-                cut.push_or_pass(m).unwrap();
-            }
-            fresh.clear();
-            let alone = analyse_position(&mut fresh, &cut, &limits).eval.ceiled_cp();
-            let kept = info.as_ref().unwrap().eval.ceiled_cp();
-            checked += 1;
-            assert!(
-                !(kept.abs() <= DRAWN && alone.abs() >= CLEAR_EDGE),
-                "game {}, ply {ply} ({}): {kept} cp in the whole game, {alone} cp alone",
-                game.tag("Round").unwrap_or("?"),
-                cut.board().to_fen()
-            );
+    let whole = analyse_positions(
+        game,
+        &opts,
+        &AtomicBool::new(false),
+        &Mutex::new(Vec::new()),
+        &|_| {},
+    );
+    let line = game.main_line();
+    let mut fresh = Searcher::new(hash_mib);
+    let mut cut = Game::new(*line.start());
+    let mut out = Vec::with_capacity(whole.len());
+    for (ply, info) in whole.iter().enumerate() {
+        if ply > 0 {
+            cut.push_or_pass(line.moves()[ply - 1]).unwrap();
         }
+        fresh.clear();
+        let alone = analyse_position(&mut fresh, &cut, &limits).eval.ceiled_cp();
+        let kept = info.as_ref().unwrap().eval.ceiled_cp();
+        out.push((cut.board().to_fen(), kept, alone));
     }
-    assert!(checked > 300, "{checked} positions");
+    out
 }
 
 /// The cause of the false draws, at the analysis surface: a position that has occurred once
@@ -419,43 +433,12 @@ fn evaluations_do_not_depend_on_the_order_of_analysis() {
 /// once).
 #[test]
 fn a_single_repeat_of_a_game_position_is_no_draw_in_analysis() {
-    use fianchetto::analysis::{analyse_position, analyse_positions, Options};
-    use fianchetto::chess::Game;
-    use fianchetto::search::{Limits, Searcher};
-    use std::sync::atomic::AtomicBool;
-    use std::sync::Mutex;
     let pgn = "[FEN \"k7/8/8/8/8/8/q7/7K w - - 0 1\"]\n[SetUp \"1\"]\n\n\
                1. Kg1 Qb2 2. Kh1 Qa2 3. Kg1 Qb2 *\n";
     let game = read_games(pgn).remove(0).unwrap();
-    let limits = Limits {
-        depth: Some(10),
-        ..Limits::default()
-    };
-    let opts = Options {
-        limits: limits.clone(),
-        threads: 1,
-        hash_mib: 16,
-        net: Some(fianchetto::eval::nnue::default_net()),
-        tablebases: None,
-    };
-    let whole = analyse_positions(
-        &game,
-        &opts,
-        &AtomicBool::new(false),
-        &Mutex::new(Vec::new()),
-        &|_| {},
-    );
-    assert_eq!(whole.len(), 7);
-    let line = game.main_line();
-    for (ply, info) in whole.iter().enumerate() {
-        let kept = info.as_ref().unwrap().eval.ceiled_cp();
-        let mut cut = Game::new(*line.start());
-        for &m in &line.moves()[..ply] {
-            cut.push_or_pass(m).unwrap();
-        }
-        let alone = analyse_position(&mut Searcher::new(16), &cut, &limits)
-            .eval
-            .ceiled_cp();
+    let evals = whole_and_alone(&game, 16);
+    assert_eq!(evals.len(), 7);
+    for (ply, (_, kept, alone)) in evals.into_iter().enumerate() {
         // White's view: a queen down is worth far less than -5 pawns.
         assert!(kept < -500, "ply {ply}: {kept} cp in the whole game");
         assert!(alone < -500, "ply {ply}: {alone} cp alone");
