@@ -46,15 +46,22 @@ const errors = [];
 // A step that provokes an HTTP error on purpose (a game the server lost, a move after the
 // flag) says so; Chromium logs every 4xx response as a console error.
 let expectHttpErrors = 0;
+// While the test has stopped the server on purpose, a request the page had in flight fails at
+// the network level (reset, refused or empty, by how far the kernel got with it): expected.
+let serverDown = false;
+const NET_ERROR = /Failed to load resource: net::ERR_(CONNECTION_RESET|CONNECTION_REFUSED|CONNECTION_CLOSED|EMPTY_RESPONSE)/;
+// Each error names the step it came in, so that a failure says where to look.
+let currentStep = "start";
 page.on("console", (m) => {
   if (m.type() !== "error") return;
   if (expectHttpErrors > 0 && /Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) {
     expectHttpErrors -= 1;
     return;
   }
-  errors.push(`console: ${m.text()}`);
+  if (serverDown && NET_ERROR.test(m.text())) return;
+  errors.push(`console (${currentStep}): ${m.text()}`);
 });
-page.on("pageerror", (e) => errors.push(`page error: ${e.message}`));
+page.on("pageerror", (e) => errors.push(`page error (${currentStep}): ${e.message}`));
 
 const square = (sq) => page.locator(`#board .sq[data-square="${sq}"]`);
 const pieceOn = async (sq) => (await square(sq).locator(".piece").count()) > 0;
@@ -77,6 +84,7 @@ async function newGameFrom(fen, pieces) {
 }
 
 async function step(name, body) {
+  currentStep = name;
   try {
     await body();
     console.log(`ok   ${name}`);
@@ -361,6 +369,7 @@ try {
 
   await step("a server restart: the page says the game is gone and starts a new one", async () => {
     const old = server;
+    serverDown = true;
     await new Promise((resolve) => { old.once("exit", resolve); old.kill(); });
     ({ server } = await startServer(port));
     expectHttpErrors = 1; // the game the new server does not have
@@ -368,6 +377,7 @@ try {
     await page.waitForFunction(() => document.querySelector("#status").innerText.includes("server was restarted"));
     await page.waitForFunction(() => document.querySelectorAll("#board .piece").length === 32
       && document.querySelector("#play-moves").innerText.trim() === "");
+    serverDown = false;
   });
 
   await step("clocks start with the first moves and belong to the game, not the board shown", async () => {
