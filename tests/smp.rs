@@ -132,3 +132,40 @@ fn threads_share_the_work_and_count_every_node() {
     assert_eq!(again.nodes, single.nodes);
     assert_eq!(again.best, single.best);
 }
+
+#[test]
+fn a_depth_limit_ends_at_that_depth_whichever_thread_gets_there() {
+    // With `go depth N`, a helper one ply ahead may complete depth N before the main thread
+    // and end the search: the result and the last report must then be that helper's complete
+    // depth-N line, never a shallower or an unfinished one.
+    let mut rng = Rng(31);
+    let mut searcher = Searcher::new(4);
+    for round in 0..24 {
+        searcher.set_threads(2 + rng.below(2) as usize);
+        let game = random_game(&mut rng);
+        let depth = 4 + rng.below(6) as u32;
+        let limits = Limits {
+            depth: Some(depth),
+            multipv: 1,
+            ..Limits::default()
+        };
+        let board = *game.board();
+        let mut last = None;
+        let r = searcher.search(&game, &limits, &mut |rep| {
+            if let Report::Iteration(info) = rep {
+                last = Some((info.depth, info.score, info.pv.clone(), info.bound));
+            }
+        });
+        let best = r.best.unwrap_or_else(|| panic!("round {round}: no move"));
+        assert!(board.is_legal(best), "round {round}: {best} illegal");
+        assert_legal_line(&board, &r.pv);
+        assert_eq!(r.depth, depth, "round {round}: {}", board.to_fen());
+        assert_eq!(r.pv.first(), Some(&best), "round {round}");
+        let (d, score, pv, bound) = last.expect("reports");
+        assert_eq!(
+            (d, score, &pv, bound),
+            (depth, r.score, &r.pv, None),
+            "round {round}: the last report is not the result"
+        );
+    }
+}

@@ -1,13 +1,13 @@
 //! `Searcher`: the engine's thinking state kept between moves (the transposition table, one
 //! `ThreadData` per Lazy SMP thread, the stop flags) and the entry point of every search.
 
-use super::root::{filter_by_tablebases, iterate};
+use super::root::{filter_by_tablebases, info, iterate};
 use super::score::{Score, MAX_PLY};
 use super::time::TimeManager;
 use super::tt::TransTable;
 use super::types::{Limits, Report, SearchControl, SearchResult, TablebaseConfig, MAX_THREADS};
 use super::worker::ThreadData;
-use super::worker::Worker;
+use super::worker::{DepthReached, Worker};
 use super::{skill, tt};
 use crate::chess::{Game, Move};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -251,6 +251,7 @@ fn run(
     let tt: &TransTable = tt;
     let counters: Vec<AtomicU64> = (0..threads.len()).map(|_| AtomicU64::new(0)).collect();
     let helper_control = SearchControl::default();
+    let depth_reached = DepthReached::default();
     // `Searcher` always holds its main thread's data first.
     let (main, helpers) = threads
         .split_first_mut()
@@ -258,14 +259,19 @@ fn run(
     let mut result = std::thread::scope(|scope| {
         for (i, t) in helpers.iter_mut().enumerate() {
             let (path, counters) = (path.clone(), &counters[..]);
-            let (helper_limits, helper_control, root_moves) =
-                (&helper_limits, &helper_control, &root_moves[..]);
+            let (helper_limits, helper_control, root_moves, depth_reached) = (
+                &helper_limits,
+                &helper_control,
+                &root_moves[..],
+                &depth_reached,
+            );
             // A helper the system cannot start is done without: the search stays correct with
             // any number of them.
             let _ = std::thread::Builder::new().spawn_scoped(scope, move || {
                 let mut silent = |_: &Report| {};
                 let mut w = Worker::new(t, tt, helper_control, counters, i + 1, &mut silent);
                 w.tb = tb;
+                w.depth_reached = Some(depth_reached);
                 w.begin(helper_limits, TimeManager::unlimited(start), path, &board);
                 iterate(&mut w, &board, root_moves, 1, max_depth);
             });
@@ -273,9 +279,27 @@ fn run(
         let mut w = Worker::new(main, tt, control, &counters, 0, &mut tb_report);
         w.tb = tb;
         w.tb_hits_start = tb_hits_start;
+        // With one line asked for, a helper that completes the last depth first ends the search.
+        if multipv == 1 {
+            w.depth_reached = Some(&depth_reached);
+        }
         w.begin(&limits, time, path, &board);
-        let result = iterate(&mut w, &board, &root_moves, multipv, max_depth);
+        let mut result = iterate(&mut w, &board, &root_moves, multipv, max_depth);
         helper_control.stop();
+        if w.stopped {
+            if let Some(helper) = depth_reached.take() {
+                let r = Report::Iteration(info(
+                    &w,
+                    helper.depth as i32,
+                    1,
+                    helper.score,
+                    None,
+                    helper.pv.clone(),
+                ));
+                (w.report)(&r);
+                result = helper;
+            }
+        }
         result
     });
     result.thread_nodes = counters.iter().map(|c| c.load(Ordering::Relaxed)).collect();

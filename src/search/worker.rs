@@ -9,9 +9,10 @@ use super::score::Score;
 use super::score::MAX_PLY;
 use super::time::TimeManager;
 use super::tt::TransTable;
-use super::types::{Limits, Report, SearchControl};
+use super::types::{Limits, Report, SearchControl, SearchResult};
 use crate::chess::{Board, Move};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// What one search thread keeps from search to search: its move-ordering history and its
@@ -83,6 +84,37 @@ pub(super) fn lmr_table() -> &'static LmrTable {
     }
 }
 
+/// The result of the first helper thread that completes the search's last depth. With a depth
+/// limit, the main thread stops as soon as one has and plays the helper's move: the threads
+/// race to the same depth, and waiting for the main thread to complete it alone would leave the
+/// other cores idle for the rest of its last iteration.
+#[derive(Default)]
+pub(super) struct DepthReached {
+    reached: AtomicBool,
+    result: Mutex<Option<SearchResult>>,
+}
+
+impl DepthReached {
+    /// Keeps `result` if no other helper's came first, and asks the main thread to stop.
+    pub(super) fn offer(&self, result: &SearchResult) {
+        let mut slot = self.result.lock().unwrap_or_else(|e| e.into_inner());
+        if slot.is_none() {
+            *slot = Some(result.clone());
+        }
+        self.reached.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether a helper has completed the last depth.
+    pub(super) fn reached(&self) -> bool {
+        self.reached.load(Ordering::Relaxed)
+    }
+
+    /// The helper's result, if one has completed the last depth.
+    pub(super) fn take(&self) -> Option<SearchResult> {
+        self.result.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+}
+
 /// One thread's state during a search: its tables, the shared table and flags, counters, the
 /// path, and the PV table.
 pub(super) struct Worker<'a> {
@@ -124,6 +156,8 @@ pub(super) struct Worker<'a> {
     pub(super) tb: Option<(&'a super::types::TablebaseConfig, usize)>,
     /// The tables' read count when the search began (for `tbhits`).
     pub(super) tb_hits_start: Option<(&'a crate::syzygy::Tablebases, u64)>,
+    /// Where a helper leaves a completed last depth, and the main thread looks for one.
+    pub(super) depth_reached: Option<&'a DepthReached>,
 }
 
 impl Drop for Worker<'_> {
@@ -157,7 +191,7 @@ impl Worker<'_> {
         if self.nodes & 1023 == 0 {
             self.counters[self.id].store(self.nodes, Ordering::Relaxed);
             let control = self.control;
-            if control.stopped() {
+            if control.stopped() || self.depth_reached.is_some_and(DepthReached::reached) {
                 self.stopped = true;
             } else if control.pondering() {
                 self.was_pondering = true;
@@ -287,6 +321,7 @@ impl<'a> Worker<'a> {
             root_score: Score::DRAW,
             tb: None,
             tb_hits_start: None,
+            depth_reached: None,
         }
     }
 
