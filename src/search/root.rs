@@ -66,10 +66,11 @@ pub(super) fn iterate(
     let mut result = SearchResult::default();
     let mut prev_scores = vec![Score::DRAW; multipv];
 
-    // Every thread runs the same depths: helpers one ply ahead of the main thread (as tried
-    // before 2026-12-06) made two threads only 1.36x faster than one to depth 18 against 1.60x
-    // this way (scripts/ttd.py, 64 MiB); the threads still part ways through the shared table
-    // and their own histories, and the first to complete the last depth ends the search.
+    // Every thread runs the same depths. With helpers one ply ahead of the main thread (as
+    // before 2026-12-06), two threads were only 1.36x faster than one to depth 18, against
+    // 1.60x this way (scripts/ttd.py, 64 MiB; both with the first thread to complete the depth
+    // limit ending the search). The threads still part ways through the shared table and their
+    // own histories.
     'deepening: for depth in 1..=max_depth {
         w.excluded.clear();
         w.root_depth = depth;
@@ -159,7 +160,7 @@ pub(super) fn iterate(
         }
         if depth == max_depth && w.id != 0 {
             if let Some(reached) = w.depth_reached {
-                reached.offer(&result);
+                reached.offer(w.id, &result);
             }
             break;
         }

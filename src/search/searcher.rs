@@ -286,7 +286,8 @@ fn run(
         w.begin(&limits, time, path, &board);
         let mut result = iterate(&mut w, &board, &root_moves, multipv, max_depth);
         helper_control.stop();
-        if w.stopped {
+        // Only a main thread that listened for it (one line asked for) takes a helper's line.
+        if w.stopped && w.depth_reached.is_some() {
             if let Some(helper) = depth_reached.take() {
                 let r = Report::Iteration(info(
                     &w,

@@ -141,6 +141,9 @@ pub struct SearchResult {
     pub lines: Vec<(Score, Vec<Move>)>,
     /// With no legal move: whether it is checkmate (else stalemate).
     pub checkmated: bool,
+    /// The thread whose line this is: 0, the main thread, unless a helper completed the depth
+    /// limit first and ended the search.
+    pub thread: usize,
 }
 
 /// How the search uses Syzygy tablebases (UCI `SyzygyPath` and its companions).

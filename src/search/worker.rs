@@ -95,11 +95,15 @@ pub(super) struct DepthReached {
 }
 
 impl DepthReached {
-    /// Keeps `result` if no other helper's came first, and asks the main thread to stop.
-    pub(super) fn offer(&self, result: &SearchResult) {
+    /// Keeps helper `thread`'s `result` if no other helper's came first, and asks the main
+    /// thread to stop.
+    pub(super) fn offer(&self, thread: usize, result: &SearchResult) {
         let mut slot = self.result.lock().unwrap_or_else(|e| e.into_inner());
         if slot.is_none() {
-            *slot = Some(result.clone());
+            *slot = Some(SearchResult {
+                thread,
+                ..result.clone()
+            });
         }
         self.reached.store(true, Ordering::SeqCst);
     }

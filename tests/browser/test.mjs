@@ -370,14 +370,17 @@ try {
   await step("a server restart: the page says the game is gone and starts a new one", async () => {
     const old = server;
     serverDown = true;
-    await new Promise((resolve) => { old.once("exit", resolve); old.kill(); });
-    ({ server } = await startServer(port));
-    expectHttpErrors = 1; // the game the new server does not have
-    await page.reload();
-    await page.waitForFunction(() => document.querySelector("#status").innerText.includes("server was restarted"));
-    await page.waitForFunction(() => document.querySelectorAll("#board .piece").length === 32
-      && document.querySelector("#play-moves").innerText.trim() === "");
-    serverDown = false;
+    try {
+      await new Promise((resolve) => { old.once("exit", resolve); old.kill(); });
+      ({ server } = await startServer(port));
+      expectHttpErrors = 1; // the game the new server does not have
+      await page.reload();
+      await page.waitForFunction(() => document.querySelector("#status").innerText.includes("server was restarted"));
+      await page.waitForFunction(() => document.querySelectorAll("#board .piece").length === 32
+        && document.querySelector("#play-moves").innerText.trim() === "");
+    } finally {
+      serverDown = false;
+    }
   });
 
   await step("clocks start with the first moves and belong to the game, not the board shown", async () => {
