@@ -135,7 +135,7 @@ fn threads_share_the_work_and_count_every_node() {
 
 #[test]
 fn a_depth_limit_ends_at_that_depth_whichever_thread_gets_there() {
-    // With `go depth N` the threads race to depth N, and a helper that completes it first ends
+    // With `go depth N` a helper (one ply ahead, or faster) that completes depth N first ends
     // the search: the result and the last report must then be that helper's complete depth-N
     // line, never a shallower or an unfinished one. With several lines asked for (MultiPV, skill
     // levels) the main thread's lines stand even when a node limit stops it after a helper got

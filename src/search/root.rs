@@ -66,12 +66,16 @@ pub(super) fn iterate(
     let mut result = SearchResult::default();
     let mut prev_scores = vec![Score::DRAW; multipv];
 
-    // Every thread runs the same depths. With helpers one ply ahead of the main thread (as
-    // before 2026-12-06), two threads were only 1.36x faster than one to depth 18, against
-    // 1.60x this way (scripts/ttd.py, 64 MiB; both with the first thread to complete the depth
-    // limit ending the search). The threads still part ways through the shared table and their
-    // own histories.
     'deepening: for depth in 1..=max_depth {
+        // Odd helpers run one ply ahead of the others, so that the threads do not all search
+        // the same iteration at once. Every thread on the same depths reached depth 18 sooner
+        // with two threads (scripts/ttd.py: 1.60x against 1.36x at 64 MiB) but played worse
+        // (2 threads each at 5+0.05: see docs/measurements.md#threads), so this stays.
+        let depth = if w.id % 2 == 1 {
+            (depth + 1).min(max_depth)
+        } else {
+            depth
+        };
         w.excluded.clear();
         w.root_depth = depth;
         let mut iteration: Vec<(Score, Vec<Move>)> = Vec::new();

@@ -85,9 +85,9 @@ pub(super) fn lmr_table() -> &'static LmrTable {
 }
 
 /// The result of the first helper thread that completes the search's last depth. With a depth
-/// limit, the main thread stops as soon as one has and plays the helper's move: the threads
-/// race to the same depth, and waiting for the main thread to complete it alone would leave the
-/// other cores idle for the rest of its last iteration.
+/// limit, the main thread stops as soon as one has and plays the helper's move (odd helpers
+/// run one ply ahead, so one often gets there first): waiting for the main thread to complete
+/// the same depth alone would leave the other cores idle for the rest of its last iteration.
 #[derive(Default)]
 pub(super) struct DepthReached {
     reached: AtomicBool,
