@@ -252,6 +252,9 @@ fn run(
     let counters: Vec<AtomicU64> = (0..threads.len()).map(|_| AtomicU64::new(0)).collect();
     let helper_control = SearchControl::default();
     let depth_reached = DepthReached::default();
+    // With one line asked for, a helper that completes the last depth first ends the search
+    // (with several, the main thread's lines are the answer and it must finish them itself).
+    let depth_reached = (multipv == 1).then_some(&depth_reached);
     // `Searcher` always holds its main thread's data first.
     let (main, helpers) = threads
         .split_first_mut()
@@ -259,19 +262,15 @@ fn run(
     let mut result = std::thread::scope(|scope| {
         for (i, t) in helpers.iter_mut().enumerate() {
             let (path, counters) = (path.clone(), &counters[..]);
-            let (helper_limits, helper_control, root_moves, depth_reached) = (
-                &helper_limits,
-                &helper_control,
-                &root_moves[..],
-                &depth_reached,
-            );
+            let (helper_limits, helper_control, root_moves) =
+                (&helper_limits, &helper_control, &root_moves[..]);
             // A helper the system cannot start is done without: the search stays correct with
             // any number of them.
             let _ = std::thread::Builder::new().spawn_scoped(scope, move || {
                 let mut silent = |_: &Report| {};
                 let mut w = Worker::new(t, tt, helper_control, counters, i + 1, &mut silent);
                 w.tb = tb;
-                w.depth_reached = Some(depth_reached);
+                w.depth_reached = depth_reached;
                 w.begin(helper_limits, TimeManager::unlimited(start), path, &board);
                 iterate(&mut w, &board, root_moves, 1, max_depth);
             });
@@ -279,16 +278,12 @@ fn run(
         let mut w = Worker::new(main, tt, control, &counters, 0, &mut tb_report);
         w.tb = tb;
         w.tb_hits_start = tb_hits_start;
-        // With one line asked for, a helper that completes the last depth first ends the search.
-        if multipv == 1 {
-            w.depth_reached = Some(&depth_reached);
-        }
+        w.depth_reached = depth_reached;
         w.begin(&limits, time, path, &board);
         let mut result = iterate(&mut w, &board, &root_moves, multipv, max_depth);
         helper_control.stop();
-        // Only a main thread that listened for it (one line asked for) takes a helper's line.
-        if w.stopped && w.depth_reached.is_some() {
-            if let Some(helper) = depth_reached.take() {
+        if w.stopped {
+            if let Some(helper) = depth_reached.and_then(DepthReached::take) {
                 let r = Report::Iteration(info(
                     &w,
                     helper.depth as i32,
