@@ -42,6 +42,9 @@ GAMMA = 0.101
 NOT_AT_FIXED_NODES = {
     "stability_change", "stability_max", "stability_keep", "stability_min",
     "score_drop", "score_drop_factor", "tb_depth_bonus",
+    # Switches and the time manager's node share, tested by SPRT rather than tuned (a 0/1
+    # switch has no gradient; Lazy SMP voting needs threads).
+    "node_tm", "node_tm_min_depth", "node_tm_base", "node_tm_scale", "smp_vote",
 }
 
 

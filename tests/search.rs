@@ -225,6 +225,42 @@ fn pv_is_legal_and_multipv_differs() {
     assert_eq!(r.best, Some(last[0].pv[0]));
 }
 
+#[test]
+fn a_tiny_node_limit_still_gives_every_line_asked_for() {
+    // `go nodes 30` with MultiPV 3 stopped during depth 1 after its first line and returned
+    // one line (2026-12-06): depth 1 now completes every line before a limit may stop it.
+    // Each line's score is its move's, not the draw score a stopped search returns: White,
+    // a queen up, is far ahead in every line.
+    for (fen, nodes) in [
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            1,
+        ),
+        (
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            30,
+        ),
+        ("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", 1),
+        ("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", 30),
+    ] {
+        let r = search(
+            fen,
+            Limits {
+                nodes: Some(nodes),
+                multipv: 3,
+                ..Limits::default()
+            },
+        );
+        assert_eq!(r.lines.len(), 3, "{fen} at {nodes} nodes");
+        assert_eq!(r.best, r.lines[0].1.first().copied());
+        let firsts: Vec<_> = r.lines.iter().map(|(_, pv)| pv[0]).collect();
+        assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+        if fen.starts_with("4k3") {
+            assert!(r.lines.iter().all(|(s, _)| s.0 > 300), "{:?}", r.lines);
+        }
+    }
+}
+
 fn symmetric_on(text: &str) -> usize {
     let mut n = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {

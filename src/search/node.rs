@@ -162,8 +162,12 @@ impl Worker<'_> {
             } else {
                 0
             };
+            let nodes_before = self.nodes;
             let score = self.search_move(&nb, new_depth, r, alpha, beta, ply, &node, searched == 0);
             self.path.pop();
+            if root {
+                self.add_root_nodes(m, self.nodes - nodes_before);
+            }
             if self.stopped {
                 return Score::DRAW;
             }
@@ -177,9 +181,10 @@ impl Worker<'_> {
                     if pv_node {
                         self.update_pv(ply, m);
                     }
-                    // Once the root has a move, limits may stop even the first iteration.
+                    // Once the root has a move in every line asked for, limits may stop even
+                    // the first iteration (before that, they would cut the MultiPV lines short).
                     if root {
-                        self.can_stop = true;
+                        self.can_stop |= self.excluded.len() + 1 >= self.limits.multipv;
                         self.root_score = score;
                     }
                     if alpha >= beta {

@@ -150,8 +150,29 @@ tunables! {
     stability_min: 60, 20, 100;
     /// A score this much below the last iteration's…
     score_drop: 30, 5, 100;
-    /// …buys at least this multiple of the soft limit (hundredths), to look for a way out.
+    /// …buys at least this multiple of the soft limit (hundredths, before `node_tm`'s scale),
+    /// to look for a way out.
     score_drop_factor: 140, 100, 250;
+
+    /// Node-based time management, 1 to use it: from `node_tm_min_depth` on, the soft limit is
+    /// also scaled by `(node_tm_base - share) · node_tm_scale` (hundredths), where `share` is
+    /// the fraction of the search's root nodes so far spent on the best move: a move that took
+    /// most of the effort is clear, one that took little is contested. Stockfish and most
+    /// strong engines do this; off until an SPRT at 5+0.05 accepts it (issue 31), so that the
+    /// tuning build can test it with `setoption`.
+    node_tm: 0, 0, 1;
+    /// See `node_tm`.
+    node_tm_min_depth: 6, 1, 20;
+    /// See `node_tm` (hundredths).
+    node_tm_base: 150, 100, 250;
+    /// See `node_tm` (hundredths).
+    node_tm_scale: 135, 50, 250;
+
+    /// Lazy SMP best-thread voting, 1 to use it: a search with helpers and no depth limit plays
+    /// the move its threads vote for (each thread's move gets `(score - lowest + 14) · depth`
+    /// votes, the form of Stockfish's rule) rather than always the main thread's. Off until an SPRT
+    /// with 2 threads a side accepts it (issue 31).
+    smp_vote: 0, 0, 1;
 
     /// Plies added to a tablebase result's depth in the hash table, so that no search replaces
     /// an exact verdict with a guess (Stockfish stores them 6 plies deeper).

@@ -124,6 +124,9 @@ pub(super) fn iterate(
                 }
                 break 'deepening;
             }
+            // Stopped in depth 1 with a move (the search returns a draw score once stopped):
+            // the line's score is that of its move, searched with the window still open.
+            let score = if w.stopped { w.root_score } else { score };
             let pv = w.pv[0][..w.pv_len[0]].to_vec();
             if let Some(&first) = pv.first() {
                 w.excluded.push(first);
@@ -155,7 +158,9 @@ pub(super) fn iterate(
         }
         if let Some((score, pv)) = iteration.into_iter().next() {
             if let Some(&best) = pv.first() {
-                w.time.iteration_done(depth, best, score, result.score);
+                let share = w.root_share(best);
+                w.time
+                    .iteration_done(depth, best, score, result.score, share);
                 adopt(&mut result, score, depth, pv);
             }
         }
@@ -188,6 +193,7 @@ pub(super) fn iterate(
     }
     w.counters[w.id].store(w.nodes, Ordering::Relaxed);
     result.nodes = w.nodes;
+    result.thread = w.id;
     result
 }
 

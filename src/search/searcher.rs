@@ -1,6 +1,7 @@
 //! `Searcher`: the engine's thinking state kept between moves (the transposition table, one
 //! `ThreadData` per Lazy SMP thread, the stop flags) and the entry point of every search.
 
+use super::params::smp_vote;
 use super::root::{filter_by_tablebases, info, iterate};
 use super::score::{Score, MAX_PLY};
 use super::time::TimeManager;
@@ -201,6 +202,7 @@ fn run(
     };
     let limits = Limits {
         searchmoves,
+        multipv,
         ..limits.clone()
     };
 
@@ -260,20 +262,22 @@ fn run(
         .split_first_mut()
         .expect("a searcher has a main thread");
     let mut result = std::thread::scope(|scope| {
+        let mut helper_handles = Vec::new();
         for (i, t) in helpers.iter_mut().enumerate() {
             let (path, counters) = (path.clone(), &counters[..]);
             let (helper_limits, helper_control, root_moves) =
                 (&helper_limits, &helper_control, &root_moves[..]);
             // A helper the system cannot start is done without: the search stays correct with
             // any number of them.
-            let _ = std::thread::Builder::new().spawn_scoped(scope, move || {
+            let helper = std::thread::Builder::new().spawn_scoped(scope, move || {
                 let mut silent = |_: &Report| {};
                 let mut w = Worker::new(t, tt, helper_control, counters, i + 1, &mut silent);
                 w.tb = tb;
                 w.depth_reached = depth_reached;
                 w.begin(helper_limits, TimeManager::unlimited(start), path, &board);
-                iterate(&mut w, &board, root_moves, 1, max_depth);
+                iterate(&mut w, &board, root_moves, 1, max_depth)
             });
+            helper_handles.extend(helper.ok());
         }
         let mut w = Worker::new(main, tt, control, &counters, 0, &mut tb_report);
         w.tb = tb;
@@ -282,19 +286,37 @@ fn run(
         w.begin(&limits, time, path, &board);
         let mut result = iterate(&mut w, &board, &root_moves, multipv, max_depth);
         helper_control.stop();
-        if w.stopped {
-            if let Some(helper) = depth_reached.and_then(DepthReached::take) {
-                let r = Report::Iteration(info(
-                    &w,
-                    helper.depth as i32,
-                    1,
-                    helper.score,
-                    None,
-                    helper.pv.clone(),
-                ));
-                (w.report)(&r);
-                result = helper;
-            }
+        let first_to_depth = depth_reached
+            .filter(|_| w.stopped)
+            .and_then(DepthReached::take);
+        if let Some(helper) = first_to_depth {
+            result = helper;
+        } else if multipv == 1
+            && limits.depth.is_none()
+            && smp_vote() != 0
+            && !helper_handles.is_empty()
+        {
+            let mut results = vec![std::mem::take(&mut result)];
+            // A helper that panicked takes the search down with it, as the scope's own join
+            // would have.
+            results.extend(
+                helper_handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))),
+            );
+            result = take_voted(results);
+        }
+        if result.thread != 0 {
+            // A helper's line is the answer: say so last, as the line `bestmove` plays.
+            let r = Report::Iteration(info(
+                &w,
+                result.depth as i32,
+                1,
+                result.score,
+                None,
+                result.pv.clone(),
+            ));
+            (w.report)(&r);
         }
         result
     });
@@ -316,6 +338,55 @@ fn run(
     result
 }
 
+/// Lazy SMP's choice among the threads' results, the main thread's first, in the form of
+/// Stockfish's voting: each thread's move gets `(score - lowest score + 14) · depth` votes (in
+/// centipawns here), and the first thread whose move has the most plays. A proven result (mate
+/// or tablebase) is settled by score instead: the quickest win, the longest defence. A helper
+/// that did not complete depth 1 has no vote. Returns an index into `results`.
+fn vote(results: &[SearchResult]) -> usize {
+    let votes_at = |i: usize, r: &SearchResult| r.best.is_some() && (i == 0 || r.depth > 1);
+    let voters = || {
+        results
+            .iter()
+            .enumerate()
+            .filter(|&(i, r)| votes_at(i, r))
+            .map(|(_, r)| r)
+    };
+    let Some(lowest) = voters().map(|r| r.score).min() else {
+        return 0;
+    };
+    let votes = |m: Option<Move>| -> i64 {
+        voters()
+            .filter(|r| r.best == m)
+            .map(|r| (i64::from(r.score.0 - lowest.0) + 14) * i64::from(r.depth))
+            .sum()
+    };
+    let mut chosen = 0;
+    for (i, r) in results.iter().enumerate().skip(1) {
+        if !votes_at(i, r) {
+            continue;
+        }
+        let c = &results[chosen];
+        let better = if c.score.is_decisive() {
+            r.score > c.score
+        } else {
+            (r.score.is_decisive() && r.score > Score::DRAW)
+                || (!r.score.is_decisive() && votes(r.best) > votes(c.best))
+        };
+        if better {
+            chosen = i;
+        }
+    }
+    chosen
+}
+
+/// The result the threads vote for (see `vote`), taken out of `results` (the main thread's
+/// first; not empty).
+fn take_voted(mut results: Vec<SearchResult>) -> SearchResult {
+    let chosen = vote(&results);
+    results.swap_remove(chosen)
+}
+
 /// The legal moves of the root, or those of them that `searchmoves` names (all of them when it
 /// names none that is legal).
 fn root_moves(board: &crate::chess::Board, limits: &Limits) -> Vec<Move> {
@@ -332,5 +403,88 @@ fn root_moves(board: &crate::chess::Board, limits: &Limits) -> Vec<Move> {
         all
     } else {
         filtered
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Board;
+
+    /// A thread's result: `mv` (UCI, from the start position) at `depth` scoring `cp`.
+    fn line(mv: &str, cp: i32, depth: u32) -> SearchResult {
+        let m = Board::default().parse_uci(mv).expect("a legal move");
+        SearchResult {
+            best: Some(m),
+            score: Score(cp),
+            depth,
+            pv: vec![m],
+            ..SearchResult::default()
+        }
+    }
+
+    #[test]
+    fn threads_vote_for_the_move_they_play() {
+        // Agreement keeps the main thread's line.
+        assert_eq!(vote(&[line("e2e4", 30, 12), line("e2e4", 35, 13)]), 0);
+        // A deeper helper that scores its own move higher outvotes the main thread:
+        // (25 - 20 + 14) · 13 = 247 against (0 + 14) · 12 = 168.
+        assert_eq!(vote(&[line("e2e4", 20, 12), line("d2d4", 25, 13)]), 1);
+        // Two threads on one move outvote a third on another; the first of them plays.
+        let three = [
+            line("e2e4", 30, 12),
+            line("d2d4", 28, 12),
+            line("d2d4", 27, 12),
+        ];
+        assert_eq!(vote(&three), 1);
+        // A helper that did not complete depth 1 has no vote, even with a mate in hand.
+        let unfinished = [line("e2e4", 20, 12), line("d2d4", Score::mate_in(3).0, 1)];
+        assert_eq!(vote(&unfinished), 0);
+        assert_eq!(vote(&[]), 0);
+    }
+
+    #[test]
+    fn the_voted_thread_is_the_one_taken() {
+        // Four threads: the third and fourth agree on d2d4 and outvote the others, so the
+        // third (thread 2) plays, whatever the order the results are kept in.
+        let mut results = vec![
+            line("e2e4", 30, 12),
+            line("g1f3", 20, 13),
+            line("d2d4", 28, 13),
+            line("d2d4", 27, 12),
+        ];
+        for (i, r) in results.iter_mut().enumerate() {
+            r.thread = i;
+        }
+        assert_eq!(vote(&results), 2);
+        let taken = take_voted(results);
+        assert_eq!(taken.thread, 2);
+        assert_eq!(taken.best, Board::default().parse_uci("d2d4").ok());
+    }
+
+    #[test]
+    fn a_proven_result_is_settled_by_score() {
+        let mate_in = |plies: usize| Score::mate_in(plies).0;
+        // The quicker mate plays, whatever the votes.
+        let mates = [line("e2e4", mate_in(9), 20), line("d2d4", mate_in(5), 14)];
+        assert_eq!(vote(&mates), 1);
+        // A found mate is not given up for a better-looking evaluation…
+        assert_eq!(
+            vote(&[line("e2e4", mate_in(9), 12), line("d2d4", 800, 30)]),
+            0
+        );
+        // …and a helper that found one is played.
+        assert_eq!(
+            vote(&[line("e2e4", 800, 30), line("d2d4", mate_in(9), 12)]),
+            1
+        );
+        // Facing mate, the longest defence (or a thread that sees a way out) plays.
+        // (The votes alone would keep the main thread: 14 · 12 = 168 against 18 · 8 = 144.)
+        let mated = [line("e2e4", -mate_in(4), 12), line("d2d4", -mate_in(8), 8)];
+        assert_eq!(vote(&mated), 1);
+        assert_eq!(
+            vote(&[line("e2e4", -mate_in(4), 12), line("d2d4", -50, 11)]),
+            1
+        );
     }
 }

@@ -4,8 +4,8 @@
 //! the clock restarting at a ponderhit.
 
 use super::params::{
-    hundredths, score_drop, score_drop_factor, stability_change, stability_keep, stability_max,
-    stability_min,
+    hundredths, node_tm, node_tm_base, node_tm_min_depth, node_tm_scale, score_drop,
+    score_drop_factor, stability_change, stability_keep, stability_max, stability_min,
 };
 use super::score::Score;
 use super::types::{Clock, Limits};
@@ -70,6 +70,9 @@ pub struct TimeManager {
     /// How far the soft bound is stretched (above 1) or shrunk (below): grows when the best
     /// move changes or the score drops, shrinks while it holds.
     stability: f64,
+    /// How far the soft bound is scaled by the share of the root's nodes the best move took
+    /// (1 until `node_tm` is on and the search deep enough).
+    effort: f64,
     last_best: Move,
 }
 
@@ -89,6 +92,7 @@ impl TimeManager {
             budget,
             fixed: limits.movetime.is_some(),
             stability: 1.0,
+            effort: 1.0,
             last_best: Move::NULL,
         }
     }
@@ -100,6 +104,7 @@ impl TimeManager {
             budget: None,
             fixed: false,
             stability: 1.0,
+            effort: 1.0,
             last_best: Move::NULL,
         }
     }
@@ -120,8 +125,26 @@ impl TimeManager {
     }
 
     /// An iteration of `depth` finished with `best` scoring `score`; `previous` is the score
-    /// of the iteration before. Updates the stability of the best move.
-    pub fn iteration_done(&mut self, depth: i32, best: Move, score: Score, previous: Score) {
+    /// of the iteration before, `best_share` the fraction (0 to 1) of the search's root nodes
+    /// so far that went to `best`. Updates the stability of the best move and, with `node_tm`
+    /// on, the scale the best move's share of the nodes gives the soft bound.
+    pub fn iteration_done(
+        &mut self,
+        depth: i32,
+        best: Move,
+        score: Score,
+        previous: Score,
+        best_share: f64,
+    ) {
+        self.effort = if node_tm() != 0 && depth >= node_tm_min_depth() {
+            effort_scale(
+                best_share,
+                hundredths(node_tm_base()),
+                hundredths(node_tm_scale()),
+            )
+        } else {
+            1.0
+        };
         if best != self.last_best && depth > 1 {
             self.stability =
                 (self.stability * hundredths(stability_change())).min(hundredths(stability_max()));
@@ -136,7 +159,8 @@ impl TimeManager {
     }
 
     /// Whether to stop after the iteration of `depth` rather than start another: the soft
-    /// bound (stretched by stability unless the time is fixed) has passed, or there is only
+    /// bound (stretched by stability and the best move's share of the nodes unless the time is
+    /// fixed) has passed, or there is only
     /// one legal move (`root_moves`) and the clock's time is better saved.
     pub fn stop_iterating(&self, depth: i32, root_moves: usize) -> bool {
         let Some(b) = self.budget else {
@@ -145,13 +169,19 @@ impl TimeManager {
         let soft = if self.fixed {
             b.soft.as_secs_f64()
         } else {
-            b.soft.as_secs_f64() * self.stability
+            b.soft.as_secs_f64() * self.stability * self.effort
         };
         if root_moves == 1 && depth >= 4 && !self.fixed {
             return true;
         }
         self.elapsed().as_secs_f64() >= soft.min(b.hard.as_secs_f64())
     }
+}
+
+/// The soft bound's scale when the best move took `share` (0 to 1) of the root's nodes:
+/// `(base - share) · scale`, never below a tenth (whatever the tuning options say).
+fn effort_scale(share: f64, base: f64, scale: f64) -> f64 {
+    ((base - share.clamp(0.0, 1.0)) * scale).max(0.1)
 }
 
 #[cfg(test)]
@@ -204,6 +234,18 @@ mod tests {
             );
         }
         assert_eq!(TimeBudget::fixed(100, 10).hard, Duration::from_millis(90));
+    }
+
+    #[test]
+    fn a_contested_best_move_gets_more_time() {
+        // Defaults 150 and 135 hundredths: a best move with all the nodes stops at about
+        // two thirds of the soft bound, one with half of them runs a third longer.
+        assert!((effort_scale(1.0, 1.5, 1.35) - 0.675).abs() < 1e-9);
+        assert!((effort_scale(0.5, 1.5, 1.35) - 1.35).abs() < 1e-9);
+        assert!(effort_scale(0.3, 1.5, 1.35) > effort_scale(0.9, 1.5, 1.35));
+        // Out-of-range shares and options stay usable.
+        assert!((effort_scale(7.0, 1.5, 1.35) - effort_scale(1.0, 1.5, 1.35)).abs() < 1e-9);
+        assert!((effort_scale(0.9, 1.0, 0.5) - 0.1).abs() < 1e-9);
     }
 
     #[test]

@@ -142,7 +142,7 @@ pub struct SearchResult {
     /// With no legal move: whether it is checkmate (else stalemate).
     pub checkmated: bool,
     /// The thread whose line this is: 0, the main thread, unless a helper completed the depth
-    /// limit first and ended the search.
+    /// limit first and ended the search, or the threads voted for a helper's move (`smp_vote`).
     pub thread: usize,
 }
 

@@ -26,6 +26,8 @@ pub(super) struct ThreadData {
     /// leave its allocator holding freed copies in every thread's arena (issue 26's soak).
     pv: Vec<[Move; MAX_PLY + 1]>,
     pickers: Vec<MovePicker>,
+    /// The root moves' node counts, kept for the same reason.
+    root_nodes: Vec<(Move, u64)>,
 }
 
 impl ThreadData {
@@ -37,6 +39,7 @@ impl ThreadData {
             eval,
             pv: Vec::new(),
             pickers: Vec::new(),
+            root_nodes: Vec::new(),
         }
     }
 }
@@ -137,7 +140,7 @@ pub(super) struct Worker<'a> {
     pub(super) nodes: u64,
     pub(super) seldepth: usize,
     pub(super) stopped: bool,
-    /// Time and node limits only apply once depth 1 has given us a move.
+    /// Time and node limits only apply once depth 1 has given every MultiPV line a move.
     pub(super) can_stop: bool,
     pub(super) was_pondering: bool,
     /// Hashes of the positions before the current node: game history, then the search path.
@@ -156,6 +159,8 @@ pub(super) struct Worker<'a> {
     pub(super) pickers: Vec<MovePicker>,
     /// The score of the last root move that raised alpha (its line is `pv[0]`).
     pub(super) root_score: Score,
+    /// The nodes searched under each root move in this search so far (for time management).
+    pub(super) root_nodes: Vec<(Move, u64)>,
     /// Tablebases probed in the search, with the most pieces probed.
     pub(super) tb: Option<(&'a super::types::TablebaseConfig, usize)>,
     /// The tables' read count when the search began (for `tbhits`).
@@ -169,6 +174,7 @@ impl Drop for Worker<'_> {
     fn drop(&mut self) {
         self.t.pv = std::mem::take(&mut self.pv);
         self.t.pickers = std::mem::take(&mut self.pickers);
+        self.t.root_nodes = std::mem::take(&mut self.root_nodes);
     }
 }
 
@@ -268,6 +274,25 @@ impl Worker<'_> {
         Score(t.eval.evaluate(b, ply, &mut t.pawns))
     }
 
+    /// Counts `nodes` more searched under the root move `m`.
+    pub(super) fn add_root_nodes(&mut self, m: Move, nodes: u64) {
+        match self.root_nodes.iter_mut().find(|(rm, _)| *rm == m) {
+            Some((_, n)) => *n += nodes,
+            None => self.root_nodes.push((m, nodes)),
+        }
+    }
+
+    /// The fraction of the root's nodes so far that went to the root move `m` (0 to 1).
+    pub(super) fn root_share(&self, m: Move) -> f64 {
+        let total: u64 = self.root_nodes.iter().map(|&(_, n)| n).sum();
+        let mine = self
+            .root_nodes
+            .iter()
+            .find(|&&(rm, _)| rm == m)
+            .map_or(0, |&(_, n)| n);
+        mine as f64 / total.max(1) as f64
+    }
+
     pub(super) fn update_pv(&mut self, ply: usize, m: Move) {
         self.pv[ply][ply] = m;
         let child_len = self.pv_len[ply + 1].max(ply + 1);
@@ -296,6 +321,8 @@ impl<'a> Worker<'a> {
         let mut pickers = std::mem::take(&mut t.pickers);
         pickers.clear();
         pickers.resize_with(MAX_PLY + 2, MovePicker::default);
+        let mut root_nodes = std::mem::take(&mut t.root_nodes);
+        root_nodes.clear();
         Worker {
             t,
             tt,
@@ -323,6 +350,7 @@ impl<'a> Worker<'a> {
             lmr: lmr_table(),
             pickers,
             root_score: Score::DRAW,
+            root_nodes,
             tb: None,
             tb_hits_start: None,
             depth_reached: None,
