@@ -160,8 +160,8 @@ impl TimeManager {
 
     /// Whether to stop after the iteration of `depth` rather than start another: the soft
     /// bound (stretched by stability and the best move's share of the nodes unless the time is
-    /// fixed) has passed, or there is only
-    /// one legal move (`root_moves`) and the clock's time is better saved.
+    /// fixed) has passed, or there is only one legal move (`root_moves`) and the clock's time
+    /// is better saved.
     pub fn stop_iterating(&self, depth: i32, root_moves: usize) -> bool {
         let Some(b) = self.budget else {
             return false;
