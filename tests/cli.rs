@@ -1,10 +1,7 @@
 //! The command-line tools: perft (self-check, divide, hash check, suites), bench, eval, epd,
 //! and one clear error line with exit status 2 for bad input.
 
-#[path = "common/cli.rs"]
-mod cli;
-
-use cli::{run, stdout};
+use crate::common::cli::{run, stdout};
 use std::process::{Command, Output};
 
 #[test]

@@ -3,13 +3,8 @@
 //! Each test asserts a property that breaks if the feature does (a limit ignored, an option
 //! not applied, a flag not read), never a latency.
 
-#[path = "common/cli.rs"]
-mod cli;
-#[path = "common/engine.rs"]
-mod engine;
-
-use cli::{run, stdout};
-use engine::{Engine, LIVENESS};
+use crate::common::cli::{run, stdout};
+use crate::common::engine::{Engine, LIVENESS};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

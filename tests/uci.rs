@@ -1,9 +1,6 @@
 //! The real binary driven through pipes, as a GUI drives it.
 
-#[path = "common/engine.rs"]
-mod engine;
-
-use engine::{Engine, LIVENESS};
+use crate::common::engine::{Engine, LIVENESS};
 use std::io::Write;
 use std::process::Command;
 use std::time::{Duration, Instant};

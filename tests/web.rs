@@ -1,14 +1,11 @@
 //! The browser app's server, through its router without a network: every endpoint, and bad
 //! requests answered with a 4xx and a JSON error while the server carries on.
 
-#[path = "common/games.rs"]
-mod games;
-
+use crate::common::games::long_game;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use fianchetto::web::MAX_SEARCH_MS;
 use fianchetto::web::{router, AppState};
-use games::long_game;
 use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};

@@ -2,10 +2,7 @@
 //! clients are cut off, a client that vanishes mid-request frees its engine, and a request that
 //! overflowed the stack before is answered while the process keeps serving.
 
-#[path = "common/games.rs"]
-mod games;
-
-use games::long_game;
+use crate::common::games::long_game;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};

@@ -1,5 +1,4 @@
-//! The binary run once from the command line (shared by tests/cli.rs and tests/promises.rs,
-//! each including it with `#[path = "common/cli.rs"] mod cli;`).
+//! The binary run once from the command line (shared by tests/cli.rs and tests/promises.rs).
 
 use std::process::{Command, Output};
 

@@ -1,7 +1,4 @@
-//! The real binary driven through pipes as a GUI drives it: shared by the UCI test files
-//! (each includes it with `#[path = "common/engine.rs"] mod engine;`).
-// Each test file uses a part of this driver; the rest is not dead, only unused there.
-#![allow(dead_code)]
+//! The real binary driven through pipes as a GUI drives it: shared by the UCI test files.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};

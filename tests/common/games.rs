@@ -1,5 +1,4 @@
-//! Games the server tests play or analyse (shared by tests/web.rs and tests/web_server.rs, each
-//! including it with `#[path = "common/games.rs"] mod games;`).
+//! Games the server tests play or analyse (shared by tests/web.rs and tests/web_server.rs).
 
 use fianchetto::chess::{Board, Game};
 use fianchetto::rand::SplitMix;
