@@ -678,8 +678,7 @@ impl Worker<'_> {
         let context = self.context(ply);
         let h = &mut self.t.heuristics;
         h.add_killer(ply, m);
-        let bonus = (depth * depth * history_bonus_scale() + depth * history_bonus_linear())
-            .min(history_bonus_max());
+        let bonus = (depth * depth * history_bonus_scale()).min(history_bonus_max());
         h.update_quiet(side, m, pt, context, bonus);
         for &(q, qpt) in failed {
             h.update_quiet(side, q, qpt, context, -bonus);
