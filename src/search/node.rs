@@ -292,7 +292,7 @@ impl Worker<'_> {
     }
 
     /// What a node ends the line with before its own search: a table entry whose bound cuts
-    /// (not at PV nodes, which need their line), or the tablebases' verdict when it cuts (kept
+    /// (not at PV nodes, which need their line, nor one scored exactly a draw), or the tablebases' verdict when it cuts (kept
     /// in the table deeper than any search reaches: the tables are exact). Neither inside a
     /// singular-extension search (`skip`), which must not take or leave the full node's answer.
     #[allow(clippy::too_many_arguments)]
@@ -312,7 +312,11 @@ impl Worker<'_> {
             None
         };
         if let Some(h) = hit {
-            if !pv_node && h.depth >= depth && h.cuts(alpha, beta) {
+            // An entry scored exactly a draw does not cut: such a score mostly comes from a
+            // repetition on the path that stored it, which another path to this position need
+            // not allow (graph-history interaction). Cutting on it let one position's drawn
+            // line turn a winning position of another search into 0.00.
+            if !pv_node && h.depth >= depth && h.cuts(alpha, beta) && h.score != Score::DRAW {
                 return Probe::Cut(h.score);
             }
         }
@@ -678,7 +682,8 @@ impl Worker<'_> {
         let context = self.context(ply);
         let h = &mut self.t.heuristics;
         h.add_killer(ply, m);
-        let bonus = (depth * depth * history_bonus_scale()).min(history_bonus_max());
+        let bonus = (depth * depth * history_bonus_scale() + depth * history_bonus_linear())
+            .min(history_bonus_max());
         h.update_quiet(side, m, pt, context, bonus);
         for &(q, qpt) in failed {
             h.update_quiet(side, q, qpt, context, -bonus);
