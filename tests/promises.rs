@@ -241,7 +241,9 @@ fn go_nodes_stops_at_the_node_count() {
     // With one thread the limit is checked at every node once depth 1 has given a move
     // (search/worker.rs `check_stop`): the search ends at N exactly, give or take the node
     // that noticed it. With more threads the helpers publish their counts every 1024 nodes and
-    // look at the stop flag as often, so each may overshoot by up to about 2 × 1024.
+    // look at the stop flag as often, so each may overshoot by up to about 2 × 1024; they also
+    // check the node limit at every node, so a main thread held up in depth 1 (which cannot
+    // stop anyone yet) does not let them run on.
     let mut e = Engine::start();
     e.send("debug on");
     e.send("position startpos moves e2e4 c7c5 g1f3 d7d6");

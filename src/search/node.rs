@@ -292,9 +292,11 @@ impl Worker<'_> {
     }
 
     /// What a node ends the line with before its own search: a table entry whose bound cuts
-    /// (not at PV nodes, which need their line, nor one scored exactly a draw), or the tablebases' verdict when it cuts (kept
-    /// in the table deeper than any search reaches: the tables are exact). Neither inside a
-    /// singular-extension search (`skip`), which must not take or leave the full node's answer.
+    /// (not at PV nodes, which need their line, nor one scored exactly a draw), or the
+    /// tablebases' verdict when it cuts (kept in the table deeper than any search reaches: the
+    /// tables are exact; a drawn verdict is probed again, since its entry does not cut). Neither
+    /// inside a singular-extension search (`skip`), which must not take or leave the full
+    /// node's answer.
     #[allow(clippy::too_many_arguments)]
     fn probe_tables(
         &mut self,

@@ -126,13 +126,13 @@ tunables! {
     lmr_history_divisor: 8000, 2000, 20000;
 
     /// History bonus of a quiet move that cut off: `history_bonus_scale · depth²` plus
-    /// `history_bonus_linear · depth`…
+    /// `history_bonus_linear · depth`, at most `history_bonus_max`.
     history_bonus_scale: 8, 2, 32;
     /// See `history_bonus_scale`. The linear part gives shallow cutoffs weight: with the square
     /// alone a depth-3 cutoff moved history by 72 of its ±16,384, a tenth of what Stockfish's
     /// bonus gives on its scale.
     history_bonus_linear: 120, 0, 400;
-    /// …at most this.
+    /// The most a cutoff's history bonus may be (reached from depth 9 with the defaults).
     history_bonus_max: 1600, 400, 4000;
 
     /// Quiescence delta pruning: a capture that cannot lift the stand-pat score to alpha even
