@@ -141,6 +141,17 @@ impl Network {
         &self.ft_bias
     }
 
+    /// Every layer as stored: feature weights, feature biases, output weights, output biases
+    /// (what `from_parts` takes), for the trainer to start from this net.
+    pub(crate) fn layers(&self) -> (&[i16], &[i16], &[i16], &[i32]) {
+        (
+            &self.ft_weights,
+            &self.ft_bias,
+            &self.out_weights,
+            &self.out_bias,
+        )
+    }
+
     /// The output of bucket `bucket` from two accumulators, in centipawns from the side to
     /// move's view.
     #[inline]

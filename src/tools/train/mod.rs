@@ -24,7 +24,7 @@ pub use packed::Packed;
 
 use super::data::read_samples;
 use crate::command::{Outcome, Progress};
-use crate::eval::nnue::shape_problem;
+use crate::eval::nnue::{shape_problem, Network};
 use crate::rand::SplitMix;
 use batch::{parallel_batch, Scratch};
 use checkpoint::{load_checkpoint, save_checkpoint};
@@ -56,6 +56,8 @@ pub struct TrainArgs {
     pub seed: u64,
     /// A checkpoint to continue from.
     pub resume: Option<String>,
+    /// A net file whose weights training starts from instead of random ones (a fine-tune).
+    pub init: Option<String>,
     /// Skip malformed data instead of failing.
     pub skip_bad: bool,
     /// Fraction of the data held out for validation.
@@ -122,58 +124,78 @@ fn split_data(
     Ok((data, val))
 }
 
-/// A new net and optimiser, or the checkpoint's when resuming (refused when it belongs to
-/// another run's shape, inputs or seed); and the epochs already done.
+/// How a net to go on from differs from the flags' shape (`None`: it matches).
+fn shape_mismatch(net: &FloatNet, args: &TrainArgs) -> Option<String> {
+    if net.hidden != args.hidden || net.buckets != args.buckets {
+        return Some(format!(
+            "hidden size {} with {} buckets, but --hidden {} --buckets {}",
+            net.hidden, net.buckets, args.hidden, args.buckets
+        ));
+    }
+    if net.king_mirror != args.king_mirror {
+        return Some(format!(
+            "{} inputs, but --king-mirror {}",
+            if net.king_mirror {
+                "king-mirrored"
+            } else {
+                "plain"
+            },
+            if args.king_mirror {
+                "given"
+            } else {
+                "not given"
+            }
+        ));
+    }
+    None
+}
+
+/// A new net and optimiser, the checkpoint's when resuming (refused when it belongs to
+/// another run's shape, inputs or seed), or a fresh optimiser on a net file's weights
+/// (`--init`, refused when its shape is not the flags'); and the epochs already done.
 fn start_or_resume(
     args: &TrainArgs,
     out: &mut dyn FnMut(&str),
 ) -> Result<(FloatNet, Adam, usize), TrainError> {
-    Ok(match &args.resume {
-        Some(path) => {
-            let (net, adam, done, seed) = load_checkpoint(path)?;
-            let mismatch = |what: String| TrainError::Resume {
-                path: path.clone(),
-                what,
-            };
-            if net.hidden != args.hidden || net.buckets != args.buckets {
-                return Err(mismatch(format!(
-                    "hidden size {} with {} buckets, but --hidden {} --buckets {}",
-                    net.hidden, net.buckets, args.hidden, args.buckets
-                )));
-            }
-            if net.king_mirror != args.king_mirror {
-                return Err(mismatch(format!(
-                    "{} inputs, but --king-mirror {}",
-                    if net.king_mirror {
-                        "king-mirrored"
-                    } else {
-                        "plain"
-                    },
-                    if args.king_mirror {
-                        "given"
-                    } else {
-                        "not given"
-                    }
-                )));
-            }
-            if seed != args.seed {
-                return Err(mismatch(format!(
-                    "made with --seed {seed}, not {}",
-                    args.seed
-                )));
-            }
-            out(&format!("resuming from {path} after epoch {done}"));
-            (net, adam, done)
+    if let Some(path) = &args.resume {
+        let (net, adam, done, seed) = load_checkpoint(path)?;
+        let mismatch = |what: String| TrainError::Resume {
+            path: path.clone(),
+            what,
+        };
+        if let Some(what) = shape_mismatch(&net, args) {
+            return Err(mismatch(what));
         }
-        None => (
-            FloatNet {
-                king_mirror: args.king_mirror,
-                ..FloatNet::new(args.hidden, args.buckets, args.seed)
-            },
-            Adam::new(args.hidden, args.buckets),
-            0,
-        ),
-    })
+        if seed != args.seed {
+            return Err(mismatch(format!(
+                "made with --seed {seed}, not {}",
+                args.seed
+            )));
+        }
+        out(&format!("resuming from {path} after epoch {done}"));
+        return Ok((net, adam, done));
+    }
+    if let Some(path) = &args.init {
+        let init_error = |what: String| TrainError::Init {
+            path: path.clone(),
+            what,
+        };
+        let loaded = Network::load(path).map_err(|e| init_error(e.to_string()))?;
+        let net = FloatNet::from_network(&loaded);
+        if let Some(what) = shape_mismatch(&net, args) {
+            return Err(init_error(what));
+        }
+        out(&format!("starting from the weights of {path}"));
+        return Ok((net, Adam::new(args.hidden, args.buckets), 0));
+    }
+    Ok((
+        FloatNet {
+            king_mirror: args.king_mirror,
+            ..FloatNet::new(args.hidden, args.buckets, args.seed)
+        },
+        Adam::new(args.hidden, args.buckets),
+        0,
+    ))
 }
 
 /// The result of a run.
@@ -341,6 +363,14 @@ pub enum TrainError {
         /// How it differs from the flags.
         what: String,
     },
+    /// The net to start from (`--init`) could not be read or has another shape.
+    #[error("--init {path}: {what}")]
+    Init {
+        /// The net file.
+        path: String,
+        /// What is wrong with it.
+        what: String,
+    },
     /// The checkpoint file is not one this build reads.
     #[error("{path}: {what}")]
     Checkpoint {
@@ -398,6 +428,10 @@ pub struct TrainFlags {
     /// Continue from a checkpoint (NET.ckpt) with the same data and flags.
     #[arg(long)]
     pub resume: Option<String>,
+    /// Start from this net's weights instead of random ones (a fine-tune on new data; the
+    /// shape flags must match the net's). Usually with a lower --lr.
+    #[arg(long, conflicts_with = "resume")]
+    pub init: Option<String>,
     /// Skip malformed data lines or records instead of failing.
     #[arg(long)]
     pub skip_bad: bool,
@@ -432,6 +466,7 @@ pub fn command(
         threads: flags.threads as usize,
         seed: flags.seed,
         resume: flags.resume,
+        init: flags.init,
         skip_bad: flags.skip_bad,
         validation: 0.01,
         stop_after: None,
@@ -521,6 +556,7 @@ mod tests {
             threads: 2,
             seed: 3,
             resume: None,
+            init: None,
             skip_bad: false,
             validation: 0.05,
             stop_after: None,
@@ -632,6 +668,52 @@ mod tests {
         assert!(mean <= 12.0, "mean quantisation error {mean} cp");
         let _ = std::fs::remove_file(&a.out);
         let _ = std::fs::remove_file(format!("{}.ckpt", a.out));
+    }
+
+    #[test]
+    fn init_starts_from_a_net_file() {
+        let data = material_set(3_000, 5);
+        let mut a = args(8, 3);
+        a.out = format!("{}-init.fnn", a.out);
+        let trained = train(&a, data.clone(), &mut |_| {}, &NoProgress).unwrap();
+        // The float net read back from the file quantises to the very same file.
+        let file = Network::load(&a.out).unwrap();
+        let back = FloatNet::from_network(&file);
+        assert_eq!(back.quantise(), file);
+        assert_eq!(trained.net.quantise(), file);
+        // One epoch from the trained weights ends far below one epoch from random ones.
+        let base = format!("{}.base", a.out);
+        std::fs::copy(&a.out, &base).unwrap();
+        let mut fine = a.clone();
+        fine.epochs = 1;
+        fine.init = Some(base.clone());
+        let from_file = train(&fine, data.clone(), &mut |_| {}, &NoProgress).unwrap();
+        let mut fresh = fine.clone();
+        fresh.init = None;
+        let from_scratch = train(&fresh, data.clone(), &mut |_| {}, &NoProgress).unwrap();
+        assert!(
+            from_file.validation[0] < from_scratch.validation[0] * 0.8,
+            "{:?} vs {:?}",
+            from_file.validation,
+            from_scratch.validation
+        );
+        // Another shape, or a file that is no net, is refused with the flag's name.
+        let mut other = fine.clone();
+        other.hidden = 16;
+        let e = train(&other, data.clone(), &mut |_| {}, &NoProgress).unwrap_err();
+        assert!(
+            e.to_string().starts_with("--init") && e.to_string().contains("hidden size 8"),
+            "{e}"
+        );
+        let mut mirrored = fine.clone();
+        mirrored.king_mirror = true;
+        assert!(train(&mirrored, data.clone(), &mut |_| {}, &NoProgress).is_err());
+        std::fs::write(&base, b"not a net").unwrap();
+        let e = train(&fine, data, &mut |_| {}, &NoProgress).unwrap_err();
+        assert!(e.to_string().contains("bad magic"), "{e}");
+        for f in [a.out.clone(), format!("{}.ckpt", a.out), base] {
+            let _ = std::fs::remove_file(f);
+        }
     }
 
     #[test]

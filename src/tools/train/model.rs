@@ -54,6 +54,22 @@ impl FloatNet {
         }
     }
 
+    /// The float net that quantises to `net` (each weight divided by its quantisation
+    /// factor), from which training can go on: a fine-tune of a net on new data.
+    pub fn from_network(net: &Network) -> FloatNet {
+        let (ft_w, ft_b, out_w, out_b) = net.layers();
+        let deq = |v: &[i16], s: i32| v.iter().map(|&w| f32::from(w) / s as f32).collect();
+        FloatNet {
+            hidden: net.hidden(),
+            buckets: net.buckets(),
+            king_mirror: net.king_mirrored(),
+            ft_w: deq(ft_w, QA),
+            ft_b: deq(ft_b, QA),
+            out_w: deq(out_w, QB),
+            out_b: out_b.iter().map(|&b| b as f32 / (QA * QB) as f32).collect(),
+        }
+    }
+
     pub(super) fn zeros(hidden: usize, buckets: usize) -> FloatNet {
         FloatNet {
             hidden,
