@@ -491,7 +491,6 @@ mod tests {
     use crate::chess::PieceKind;
     use crate::chess::{Board, Color};
     use crate::command::NoProgress;
-    use crate::eval::nnue::{QA, QB};
     use crate::tools::data::Sample;
     use crate::tools::data::WhiteResult;
 
@@ -635,15 +634,10 @@ mod tests {
         assert_eq!(net.out_b.len(), buckets);
         let q = net.quantise();
         assert_eq!(q.king_mirrored(), king_mirror);
-        // The float net with every weight rounded to the quantisation grid (1/255 in the first
-        // layer, 1/64 at the output): the integer pipeline must reproduce it up to its integer
-        // divisions, 2 cp.
-        let mut grid = net.clone();
-        let round = |v: &mut Vec<f32>, s: f32| v.iter_mut().for_each(|w| *w = (*w * s).round() / s);
-        round(&mut grid.ft_w, QA as f32);
-        round(&mut grid.ft_b, QA as f32);
-        round(&mut grid.out_w, QB as f32);
-        round(&mut grid.out_b, (QA * QB) as f32);
+        // The float net with every weight on the quantisation grid (1/255 in the first layer,
+        // 1/64 at the output), read back from the quantised net: the integer pipeline must
+        // reproduce it up to its integer divisions, 2 cp.
+        let grid = FloatNet::from_network(&q);
         let (mut worst_grid, mut total, mut n) = (0.0f32, 0.0f32, 0);
         let mut rng = SplitMix::new(5);
         let mut b = Board::startpos();
