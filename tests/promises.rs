@@ -319,7 +319,7 @@ fn bench_net_chooses_the_evaluation() {
     let same = bench_nodes(&run_ok(&["bench", "3", "--net", copy.to_str().unwrap()]));
     assert_eq!(same, embedded, "nets/default.fnn is the embedded net");
     // Another net searches differently.
-    let other = Path::new(env!("CARGO_MANIFEST_DIR")).join("nets/n5b-candidate.fnn");
+    let other = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/n5b.fnn");
     let other = bench_nodes(&run_ok(&["bench", "3", "--net", other.to_str().unwrap()]));
     assert_ne!(other, embedded);
     // A file that is not a net is refused.

@@ -357,11 +357,8 @@ fn evalfile_and_use_nnue() {
         LIVENESS,
     );
     // A net with output buckets (file version 2) loads too, and evaluates differently.
-    e.send("setoption name EvalFile value nets/n5b-candidate.fnn");
-    let (loaded, _) = e.expect(
-        "info string EvalFile nets/n5b-candidate.fnn loaded",
-        LIVENESS,
-    );
+    e.send("setoption name EvalFile value tests/data/n5b.fnn");
+    let (loaded, _) = e.expect("info string EvalFile tests/data/n5b.fnn loaded", LIVENESS);
     assert!(loaded.contains("8 output buckets"), "{loaded}");
     e.send("eval");
     let (bucketed, _) = e.expect("NNUE evaluation:", LIVENESS);
