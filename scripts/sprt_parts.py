@@ -37,19 +37,18 @@ def games(path):
         yield tags["White"], tags["Black"], tags["Result"]
 
 
-def count(paths, engine, opponent):
-    """Wins, draws and losses of `engine` against `opponent` over all the files."""
+def count(path, engine, opponent):
+    """Wins, draws and losses of `engine` against `opponent` in one PGN file."""
     w = d = l = 0
-    for path in paths:
-        for white, black, result in games(path):
-            if {white, black} != {engine, opponent} or result not in ("1-0", "0-1", "1/2-1/2"):
-                continue
-            if result == "1/2-1/2":
-                d += 1
-            elif (result == "1-0") == (white == engine):
-                w += 1
-            else:
-                l += 1
+    for white, black, result in games(path):
+        if {white, black} != {engine, opponent} or result not in ("1-0", "0-1", "1/2-1/2"):
+            continue
+        if result == "1/2-1/2":
+            d += 1
+        elif (result == "1-0") == (white == engine):
+            w += 1
+        else:
+            l += 1
     return w, d, l
 
 
@@ -117,7 +116,7 @@ def main(argv=None):
     total = [0, 0, 0]
     for path in args.pgn:
         try:
-            part = count([path], args.engine, args.opponent)
+            part = count(path, args.engine, args.opponent)
         except OSError as e:
             print(f"{path}: {e.strerror}", file=sys.stderr)
             return 1
