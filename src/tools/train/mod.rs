@@ -152,7 +152,8 @@ fn shape_mismatch(net: &FloatNet, args: &TrainArgs) -> Option<String> {
 
 /// A new net and optimiser, the checkpoint's when resuming (refused when it belongs to
 /// another run's shape, inputs or seed), or a fresh optimiser on a net file's weights
-/// (`--init`, refused when its shape is not the flags'); and the epochs already done.
+/// (`--init`, widened when it is narrower than `--hidden`, refused when its shape differs
+/// otherwise); and the epochs already done.
 fn start_or_resume(
     args: &TrainArgs,
     out: &mut dyn FnMut(&str),
@@ -181,7 +182,16 @@ fn start_or_resume(
             what,
         };
         let loaded = Network::load(path).map_err(|e| init_error(e.to_string()))?;
-        let net = FloatNet::from_network(&loaded);
+        let mut net = FloatNet::from_network(&loaded);
+        if net.hidden < args.hidden {
+            // A narrower net of the same kind is widened (its function unchanged) rather than
+            // refused: a wider net starts where the narrow one stands.
+            out(&format!(
+                "widening {path} from hidden size {} to {}: the new neurons start silent",
+                net.hidden, args.hidden
+            ));
+            net = net.widened(args.hidden, args.seed);
+        }
         if let Some(what) = shape_mismatch(&net, args) {
             return Err(init_error(what));
         }
@@ -429,7 +439,8 @@ pub struct TrainFlags {
     #[arg(long)]
     pub resume: Option<String>,
     /// Start from this net's weights instead of random ones (a fine-tune on new data; the
-    /// shape flags must match the net's). Usually with a lower --lr.
+    /// shape flags must match the net's, except that a larger --hidden widens it, the new
+    /// neurons starting silent). Usually with a lower --lr.
     #[arg(long, conflicts_with = "resume")]
     pub init: Option<String>,
     /// Skip malformed data lines or records instead of failing.
@@ -691,14 +702,45 @@ mod tests {
             from_file.validation,
             from_scratch.validation
         );
-        // Another shape, or a file that is no net, is refused with the flag's name.
+        // A wider --hidden widens the net: it starts where the narrow net stands, so its first
+        // epoch also ends far below one from random weights of that width.
+        let mut wider = fine.clone();
+        wider.hidden = 16;
+        let mut said = Vec::new();
+        let widened = train(
+            &wider,
+            data.clone(),
+            &mut |l| said.push(l.to_string()),
+            &NoProgress,
+        )
+        .unwrap();
+        assert!(
+            said.iter().any(|l| l.contains("from hidden size 8 to 16")),
+            "{said:?}"
+        );
+        assert_eq!(widened.net.hidden, 16);
+        let mut wide_fresh = wider.clone();
+        wide_fresh.init = None;
+        let wide_scratch = train(&wide_fresh, data.clone(), &mut |_| {}, &NoProgress).unwrap();
+        assert!(
+            widened.validation[0] < wide_scratch.validation[0] * 0.8,
+            "{:?} vs {:?}",
+            widened.validation,
+            wide_scratch.validation
+        );
+        // A narrower --hidden, another bucket count, or a file that is no net, is refused with
+        // the flag's name.
         let mut other = fine.clone();
-        other.hidden = 16;
+        other.hidden = 4;
         let e = train(&other, data.clone(), &mut |_| {}, &NoProgress).unwrap_err();
         assert!(
             e.to_string().starts_with("--init") && e.to_string().contains("hidden size 8"),
             "{e}"
         );
+        let mut buckets = fine.clone();
+        buckets.buckets = 2;
+        let e = train(&buckets, data.clone(), &mut |_| {}, &NoProgress).unwrap_err();
+        assert!(e.to_string().starts_with("--init"), "{e}");
         let mut mirrored = fine.clone();
         mirrored.king_mirror = true;
         assert!(train(&mirrored, data.clone(), &mut |_| {}, &NoProgress).is_err());

@@ -70,6 +70,29 @@ impl FloatNet {
         }
     }
 
+    /// This net with its hidden layer widened to `hidden` neurons, computing the same function:
+    /// the old neurons keep their weights, the new ones get random feature weights (from
+    /// `seed`) and output weights of zero, so they start silent and training brings them in.
+    /// How a wider net starts from a trained narrower one (net2net) instead of from scratch.
+    pub fn widened(&self, hidden: usize, seed: u64) -> FloatNet {
+        debug_assert!(hidden >= self.hidden, "widening never narrows");
+        let (h0, h) = (self.hidden, hidden);
+        let mut wide = FloatNet::new(h, self.buckets, seed);
+        wide.king_mirror = self.king_mirror;
+        for (new_row, old_row) in wide.ft_w.chunks_mut(h).zip(self.ft_w.chunks(h0)) {
+            new_row[..h0].copy_from_slice(old_row);
+        }
+        wide.ft_b[..h0].copy_from_slice(&self.ft_b);
+        wide.out_w.fill(0.0);
+        for (new_head, old_head) in wide.out_w.chunks_mut(2 * h).zip(self.out_w.chunks(2 * h0)) {
+            // Side to move's half, then the other side's.
+            new_head[..h0].copy_from_slice(&old_head[..h0]);
+            new_head[h..h + h0].copy_from_slice(&old_head[h0..]);
+        }
+        wide.out_b.copy_from_slice(&self.out_b);
+        wide
+    }
+
     pub(super) fn zeros(hidden: usize, buckets: usize) -> FloatNet {
         FloatNet {
             hidden,
@@ -152,5 +175,46 @@ impl FloatNet {
     /// The weights that AdamW decays and clips (the output biases are plain offsets).
     pub(super) fn params_mut(&mut self) -> [&mut [f32]; 3] {
         [&mut self.ft_w, &mut self.ft_b, &mut self.out_w]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn widening_keeps_the_function() {
+        // A net with non-trivial weights everywhere: random, with random biases too.
+        let mut narrow = FloatNet::new(16, 3, 7);
+        narrow.king_mirror = true;
+        for (i, b) in narrow.ft_b.iter_mut().enumerate() {
+            *b = 0.01 * (i as f32 - 8.0);
+        }
+        narrow.out_b = vec![0.1, -0.2, 0.3];
+        let wide = narrow.widened(48, 11);
+        assert_eq!((wide.hidden, wide.buckets, wide.king_mirror), (48, 3, true));
+        // The new neurons have feature weights (so they can learn) but no say yet.
+        assert!(wide
+            .ft_w
+            .chunks(48)
+            .any(|row| row[16..].iter().any(|&w| w != 0.0)));
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+            "8/5k2/3p4/1p1Pp2p/pP2Pp1P/P4P1K/8/8 b - - 0 1",
+            "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+        ];
+        for fen in fens {
+            let board = Board::from_fen(fen).unwrap();
+            // Exactly equal: the extra terms are all +0.0.
+            assert_eq!(wide.evaluate(&board), narrow.evaluate(&board), "{fen}");
+            assert_eq!(
+                wide.quantise().evaluate(&board),
+                narrow.quantise().evaluate(&board),
+                "{fen}"
+            );
+        }
+        // Widening to the same size is the same net.
+        assert_eq!(narrow.widened(16, 11), narrow);
     }
 }
