@@ -696,12 +696,15 @@ mod tests {
         let mut fresh = fine.clone();
         fresh.init = None;
         let from_scratch = train(&fresh, data.clone(), &mut |_| {}, &NoProgress).unwrap();
-        assert!(
-            from_file.validation[0] < from_scratch.validation[0] * 0.8,
-            "{:?} vs {:?}",
-            from_file.validation,
-            from_scratch.validation
-        );
+        let starts_ahead = |warm: &TrainSummary, cold: &TrainSummary| {
+            assert!(
+                warm.validation[0] < cold.validation[0] * 0.8,
+                "{:?} vs {:?}",
+                warm.validation,
+                cold.validation
+            );
+        };
+        starts_ahead(&from_file, &from_scratch);
         // A wider --hidden widens the net: it starts where the narrow net stands, so its first
         // epoch also ends far below one from random weights of that width.
         let mut wider = fine.clone();
@@ -722,12 +725,7 @@ mod tests {
         let mut wide_fresh = wider.clone();
         wide_fresh.init = None;
         let wide_scratch = train(&wide_fresh, data.clone(), &mut |_| {}, &NoProgress).unwrap();
-        assert!(
-            widened.validation[0] < wide_scratch.validation[0] * 0.8,
-            "{:?} vs {:?}",
-            widened.validation,
-            wide_scratch.validation
-        );
+        starts_ahead(&widened, &wide_scratch);
         // A narrower --hidden, another bucket count, or a file that is no net, is refused with
         // the flag's name.
         let mut other = fine.clone();
