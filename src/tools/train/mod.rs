@@ -126,10 +126,22 @@ fn split_data(
 
 /// How a net to go on from differs from the flags' shape (`None`: it matches).
 fn shape_mismatch(net: &FloatNet, args: &TrainArgs) -> Option<String> {
-    if net.hidden != args.hidden || net.buckets != args.buckets {
+    if net.hidden != args.hidden {
         return Some(format!(
-            "hidden size {} with {} buckets, but --hidden {} --buckets {}",
-            net.hidden, net.buckets, args.hidden, args.buckets
+            "hidden size {}, but --hidden {}",
+            net.hidden, args.hidden
+        ));
+    }
+    kind_mismatch(net, args)
+}
+
+/// How `net` differs from what `args` asks for in what widening cannot change: the output
+/// buckets and the king mirroring of the inputs.
+fn kind_mismatch(net: &FloatNet, args: &TrainArgs) -> Option<String> {
+    if net.buckets != args.buckets {
+        return Some(format!(
+            "output buckets {}, but --buckets {}",
+            net.buckets, args.buckets
         ));
     }
     if net.king_mirror != args.king_mirror {
@@ -185,7 +197,11 @@ fn start_or_resume(
         let mut net = FloatNet::from_network(&loaded);
         if net.hidden < args.hidden {
             // A narrower net of the same kind is widened (its function unchanged) rather than
-            // refused: a wider net starts where the narrow one stands.
+            // refused: a wider net starts where the narrow one stands. One of another kind is
+            // refused before anything is said about widening it.
+            if let Some(what) = kind_mismatch(&net, args) {
+                return Err(init_error(what));
+            }
             out(&format!(
                 "widening {path} from hidden size {} to {}: the new neurons start silent",
                 net.hidden, args.hidden
@@ -742,6 +758,22 @@ mod tests {
         let mut mirrored = fine.clone();
         mirrored.king_mirror = true;
         assert!(train(&mirrored, data.clone(), &mut |_| {}, &NoProgress).is_err());
+        // A wider net of another kind is refused before any word about widening it.
+        let mut wider_other = wider.clone();
+        wider_other.buckets = 2;
+        let mut said = Vec::new();
+        let e = train(
+            &wider_other,
+            data.clone(),
+            &mut |l| said.push(l.to_string()),
+            &NoProgress,
+        )
+        .unwrap_err();
+        assert!(
+            e.to_string().contains("output buckets 1, but --buckets 2"),
+            "{e}"
+        );
+        assert!(!said.iter().any(|l| l.contains("widening")), "{said:?}");
         std::fs::write(&base, b"not a net").unwrap();
         let e = train(&fine, data, &mut |_| {}, &NoProgress).unwrap_err();
         assert!(e.to_string().contains("bad magic"), "{e}");
