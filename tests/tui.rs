@@ -47,6 +47,14 @@ fn start(dir: &PathBuf, args: &[&str]) -> PtySession {
     spawn_command(cmd, Some(20_000)).expect("spawn in a pty")
 }
 
+/// Types `line` at the game and waits until it answers with `answer` (a failure names the
+/// caller's line).
+#[track_caller]
+fn say(p: &mut PtySession, line: &str, answer: &str) {
+    p.send_line(line).unwrap();
+    p.exp_string(answer).unwrap();
+}
+
 fn finish(p: &mut PtySession) {
     p.exp_eof().expect("program ends");
 }
@@ -59,24 +67,24 @@ fn menu_then_mate_by_the_human() {
     p.exp_string("1. Play as White").unwrap();
     p.exp_string("3. Bot vs Bot").unwrap();
     p.exp_string("Choose [1-3]").unwrap();
-    p.send_line("1").unwrap();
-    p.exp_string("Bot strength").unwrap();
-    p.send_line("1").unwrap();
-    p.exp_string("White to move>").unwrap();
+    say(&mut p, "1", "Bot strength");
+    say(&mut p, "1", "White to move>");
     // Force the bot into a lost position, then mate it.
-    p.send_line("setfen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
-        .unwrap();
-    p.exp_string("White to move>").unwrap();
-    p.send_line("Ra8#").unwrap();
-    p.exp_string("Game over: checkmate, White wins. You win! (1-0)")
-        .unwrap();
+    say(
+        &mut p,
+        "setfen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+        "White to move>",
+    );
+    say(
+        &mut p,
+        "Ra8#",
+        "Game over: checkmate, White wins. You win! (1-0)",
+    );
     p.exp_string("The game is saved in ").unwrap();
     p.exp_string("Write a copy as PGN?").unwrap();
-    p.send_line("mate.pgn").unwrap();
-    p.exp_string("Game written to mate.pgn").unwrap();
+    say(&mut p, "mate.pgn", "Game written to mate.pgn");
     p.exp_string("Play again? [y/N]").unwrap();
-    p.send_line("n").unwrap();
-    p.exp_string("Goodbye.").unwrap();
+    say(&mut p, "n", "Goodbye.");
     finish(&mut p);
     let pgn: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
@@ -95,8 +103,7 @@ fn playing_black_flips_the_board_and_bot_moves_first() {
     p.exp_string("Fianchetto plays").unwrap();
     p.exp_string("    h  g  f  e  d  c  b  a").unwrap();
     p.exp_string("Black to move>").unwrap();
-    p.send_line("quit").unwrap();
-    p.exp_string("Game saved to").unwrap();
+    say(&mut p, "quit", "Game saved to");
     finish(&mut p);
 }
 
@@ -133,23 +140,22 @@ fn bad_input_explains_and_keeps_the_position() {
     let dir = temp_dir("bad");
     let mut p = start(&dir, &["play", "--as", "white", "--depth", "1", "--ascii"]);
     p.exp_string("White to move>").unwrap();
-    p.send_line("Nf4").unwrap();
-    p.exp_string("Nf4 is not legal here: no knight can reach f4")
-        .unwrap();
-    p.send_line("e9").unwrap();
-    p.exp_string("e9 is not a square").unwrap();
-    p.send_line("hello").unwrap();
-    p.exp_string("\"hello\" is not a move").unwrap();
-    p.send_line("setfen 4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1")
-        .unwrap();
-    p.exp_string("White to move>").unwrap();
-    p.send_line("Nd2").unwrap();
-    p.exp_string("Nd2 is ambiguous: Nbd2 or Nfd2").unwrap();
-    p.send_line("setfen not a fen").unwrap();
-    p.exp_string("Bad FEN:").unwrap();
+    say(
+        &mut p,
+        "Nf4",
+        "Nf4 is not legal here: no knight can reach f4",
+    );
+    say(&mut p, "e9", "e9 is not a square");
+    say(&mut p, "hello", "\"hello\" is not a move");
+    say(
+        &mut p,
+        "setfen 4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1",
+        "White to move>",
+    );
+    say(&mut p, "Nd2", "Nd2 is ambiguous: Nbd2 or Nfd2");
+    say(&mut p, "setfen not a fen", "Bad FEN:");
     p.exp_string("The game goes on unchanged.").unwrap();
-    p.send_line("fen").unwrap();
-    p.exp_string("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1").unwrap();
+    say(&mut p, "fen", "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1");
     p.send_line("quit").unwrap();
     finish(&mut p);
 }
@@ -159,22 +165,18 @@ fn undo_takes_back_a_move_pair() {
     let dir = temp_dir("undo");
     let mut p = start(&dir, &["play", "--as", "white", "--depth", "1", "--ascii"]);
     p.exp_string("White to move>").unwrap();
-    p.send_line("e4").unwrap();
-    p.exp_string("Fianchetto plays").unwrap();
+    say(&mut p, "e4", "Fianchetto plays");
     p.exp_string("White to move>").unwrap();
-    p.send_line("undo").unwrap();
-    p.exp_string("White to move>").unwrap();
-    p.send_line("fen").unwrap();
-    p.exp_string("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
-        .unwrap();
-    p.send_line("undo").unwrap();
-    p.exp_string("Nothing to undo.").unwrap();
-    p.send_line("legal").unwrap();
-    p.exp_string("Legal moves (20)").unwrap();
-    p.send_line("hint").unwrap();
-    p.exp_string("Hint: ").unwrap();
-    p.send_line("help").unwrap();
-    p.exp_string("setfen <FEN>").unwrap();
+    say(&mut p, "undo", "White to move>");
+    say(
+        &mut p,
+        "fen",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    );
+    say(&mut p, "undo", "Nothing to undo.");
+    say(&mut p, "legal", "Legal moves (20)");
+    say(&mut p, "hint", "Hint: ");
+    say(&mut p, "help", "setfen <FEN>");
     p.send_line("exit").unwrap();
     finish(&mut p);
 }
@@ -198,8 +200,7 @@ fn bot_vs_bot_plays_to_the_end() {
     p.exp_string("Game over: draw by insufficient material. (1/2-1/2)")
         .unwrap();
     p.exp_string("Write a copy as PGN?").unwrap();
-    p.send_line("").unwrap();
-    p.exp_string("Play again? [y/N]").unwrap();
+    say(&mut p, "", "Play again? [y/N]");
     p.send_line("").unwrap();
     finish(&mut p);
 }
@@ -209,8 +210,7 @@ fn end_of_input_saves_the_game() {
     let dir = temp_dir("eof");
     let mut p = start(&dir, &["play", "--as", "white", "--depth", "1", "--ascii"]);
     p.exp_string("White to move>").unwrap();
-    p.send_line("d4").unwrap();
-    p.exp_string("Fianchetto plays").unwrap();
+    say(&mut p, "d4", "Fianchetto plays");
     p.exp_string("White to move>").unwrap();
     p.send_control('d').unwrap();
     p.exp_string("Game saved to ").unwrap();
@@ -247,8 +247,7 @@ fn ctrl_c_saves_the_game() {
     let dir = temp_dir("ctrlc");
     let mut p = start(&dir, &["play", "--as", "white", "--depth", "1", "--ascii"]);
     p.exp_string("White to move>").unwrap();
-    p.send_line("e4").unwrap();
-    p.exp_string("Fianchetto plays").unwrap();
+    say(&mut p, "e4", "Fianchetto plays");
     p.exp_string("White to move>").unwrap();
     p.send_control('c').unwrap();
     p.exp_string("Game saved to ").unwrap();
@@ -297,8 +296,7 @@ fn hangup_and_terminate_save_the_game() {
         let data = dir.join("data");
         let mut p = start_with_data(&dir, &data, &["play", "--as", "white", "--depth", "1"]);
         p.exp_string("White to move>").unwrap();
-        p.send_line("e4").unwrap();
-        p.exp_string("Fianchetto plays").unwrap();
+        say(&mut p, "e4", "Fianchetto plays");
         p.exp_string("White to move>").unwrap();
         signal(&p, sig);
         if sig != "-HUP" {
@@ -324,8 +322,7 @@ fn kill_9_loses_nothing_and_resume_continues() {
     let mut p = start_with_data(&dir, &data, &["play", "--as", "black", "--depth", "1"]);
     p.exp_string("Fianchetto plays").unwrap();
     p.exp_string("Black to move>").unwrap();
-    p.send_line("e5").unwrap();
-    p.exp_string("Fianchetto plays").unwrap();
+    say(&mut p, "e5", "Fianchetto plays");
     p.exp_string("Black to move>").unwrap();
     signal(&p, "-KILL");
     let _ = p.exp_eof();
@@ -341,8 +338,7 @@ fn kill_9_loses_nothing_and_resume_continues() {
     let mut p = start_with_data(&dir, &data, &["play", "--resume"]);
     p.exp_string("(3 moves played)").unwrap();
     p.exp_string("Black to move>").unwrap();
-    p.send_line("Nc6").unwrap();
-    p.exp_string("Fianchetto plays").unwrap();
+    say(&mut p, "Nc6", "Fianchetto plays");
     p.exp_string("Black to move>").unwrap();
     p.send_line("quit").unwrap();
     finish(&mut p);
@@ -370,13 +366,10 @@ fn a_rating_from_the_strength_menu_sets_a_human_like_bot() {
     let data = dir.join("data");
     let mut p = start_with_data(&dir, &data, &["play"]);
     p.exp_string("Choose [1-3]").unwrap();
-    p.send_line("2").unwrap();
-    p.exp_string("or a rating from 1300 to 2800").unwrap();
+    say(&mut p, "2", "or a rating from 1300 to 2800");
     // Out of range: explained, asked again.
-    p.send_line("900").unwrap();
-    p.exp_string("is not a choice").unwrap();
-    p.send_line("1500").unwrap();
-    p.exp_string("Fianchetto plays").unwrap();
+    say(&mut p, "900", "is not a choice");
+    say(&mut p, "1500", "Fianchetto plays");
     p.exp_string("Black to move>").unwrap();
     p.send_line("quit").unwrap();
     finish(&mut p);
@@ -413,20 +406,17 @@ fn plain_mode_in_a_real_terminal_hints_resigns_and_prints_the_pgn() {
         p.exp_string("White to move>").unwrap();
     }
     assert!(hints.iter().all(|h| h == &hints[0]), "{hints:?}");
-    p.send_line("e4").unwrap();
-    p.exp_string("White to move>").unwrap();
+    say(&mut p, "e4", "White to move>");
     // e2 is empty now: the message says so rather than blaming e4.
-    p.send_line("e2e4").unwrap();
-    p.exp_string("e2e4 is not legal here: there is no piece on e2")
-        .unwrap();
-    p.send_line("pgn").unwrap();
-    p.exp_string("[FianchettoStrength \"elo 1300\"]").unwrap();
-    p.send_line("resign").unwrap();
-    p.exp_string("White resigns. Fianchetto wins. (0-1)")
-        .unwrap();
+    say(
+        &mut p,
+        "e2e4",
+        "e2e4 is not legal here: there is no piece on e2",
+    );
+    say(&mut p, "pgn", "[FianchettoStrength \"elo 1300\"]");
+    say(&mut p, "resign", "White resigns. Fianchetto wins. (0-1)");
     p.exp_string("Write a copy as PGN?").unwrap();
-    p.send_line("").unwrap();
-    p.exp_string("Play again? [y/N]").unwrap();
+    say(&mut p, "", "Play again? [y/N]");
     p.send_line("n").unwrap();
     finish(&mut p);
     assert!(pgn_files(&dir).is_empty());
@@ -454,20 +444,16 @@ fn a_draw_offer_in_a_lost_position_is_accepted() {
         ],
     );
     p.exp_string("White to move>").unwrap();
-    p.send_line("draw").unwrap();
-    p.exp_string("Fianchetto accepts the draw.").unwrap();
+    say(&mut p, "draw", "Fianchetto accepts the draw.");
     p.exp_string("Draw agreed. (1/2-1/2)").unwrap();
     p.exp_string("Write a copy as PGN?").unwrap();
-    p.send_line("").unwrap();
-    p.exp_string("Play again? [y/N]").unwrap();
+    say(&mut p, "", "Play again? [y/N]");
     p.send_line("").unwrap();
     finish(&mut p);
     // And in the start position (level, move 1) it plays on.
     let mut p = start(&dir, &["play", "--as", "white", "--depth", "1", "--ascii"]);
     p.exp_string("White to move>").unwrap();
-    p.send_line("draw").unwrap();
-    p.exp_string("Fianchetto declines the draw and plays on.")
-        .unwrap();
+    say(&mut p, "draw", "Fianchetto declines the draw and plays on.");
     p.send_line("quit").unwrap();
     finish(&mut p);
 }
