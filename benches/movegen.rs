@@ -1,30 +1,13 @@
 //! Move generation and perft, next to cozy-chess (the fastest Rust generator) on the same positions.
 
+#[path = "common/cozy.rs"]
+mod cozy;
+
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use fianchetto::chess::perft::perft;
 use fianchetto::chess::Board;
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
-
-fn cozy_perft(board: &cozy_chess::Board, depth: u32) -> u64 {
-    let mut nodes = 0;
-    if depth == 1 {
-        board.generate_moves(|moves| {
-            nodes += moves.len() as u64;
-            false
-        });
-    } else {
-        board.generate_moves(|moves| {
-            for mv in moves {
-                let mut child = board.clone();
-                child.play_unchecked(mv);
-                nodes += cozy_perft(&child, depth - 1);
-            }
-            false
-        });
-    }
-    nodes
-}
 
 fn benches(c: &mut Criterion) {
     let kiwi = Board::from_fen(KIWIPETE).unwrap();
@@ -43,10 +26,10 @@ fn benches(c: &mut Criterion) {
     let cozy_start = cozy_chess::Board::default();
     let cozy_kiwi = cozy_chess::Board::from_fen(KIWIPETE, false).unwrap();
     g.bench_function("cozy-chess startpos 5", |b| {
-        b.iter(|| cozy_perft(&cozy_start, 5))
+        b.iter(|| cozy::perft(&cozy_start, 5))
     });
     g.bench_function("cozy-chess kiwipete 4", |b| {
-        b.iter(|| cozy_perft(&cozy_kiwi, 4))
+        b.iter(|| cozy::perft(&cozy_kiwi, 4))
     });
     g.finish();
 }
