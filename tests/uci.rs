@@ -594,20 +594,11 @@ fn own_book_plays_book_moves_and_a_bad_book_file_is_refused() {
     std::fs::write(&path, &entry).unwrap();
 
     let mut e = Engine::start();
-    e.send("uci");
-    e.expect("uciok", LIVENESS);
-    for option in [
+    e.handshake_declaring(&[
         "OwnBook type check",
         "BookFile type string",
         "BookBestMove type check",
-    ] {
-        assert!(
-            e.seen
-                .iter()
-                .any(|l| l.starts_with(&format!("option name {option}"))),
-            "{option}"
-        );
-    }
+    ]);
     e.send(&format!("setoption name BookFile value {}", path.display()));
     e.expect("info string BookFile", LIVENESS);
     // Off by default: the engine searches.
@@ -689,19 +680,12 @@ fn skill_level_weakens_with_legal_moves_from_its_lines() {
 #[test]
 fn syzygy_options_refuse_bad_paths_and_survive_broken_tables() {
     let mut e = Engine::start();
-    e.send("uci");
-    e.expect("uciok", LIVENESS);
-    for option in [
+    e.handshake_declaring(&[
         "SyzygyPath type string default <empty>",
         "SyzygyProbeDepth type spin default 1 min 1 max 100",
         "SyzygyProbeLimit type spin default 7 min 0 max 7",
         "Syzygy50MoveRule type check default true",
-    ] {
-        assert!(
-            e.seen.iter().any(|l| l == &format!("option name {option}")),
-            "{option}"
-        );
-    }
+    ]);
     e.send("setoption name SyzygyPath value /no/such/folder");
     let (refused, _) = e.expect("info string SyzygyPath not used", LIVENESS);
     assert!(refused.contains("/no/such/folder"), "{refused}");
@@ -741,17 +725,10 @@ fn syzygy_options_refuse_bad_paths_and_survive_broken_tables() {
 #[test]
 fn uci_elo_limits_strength_and_refuses_out_of_range_ratings() {
     let mut e = Engine::start();
-    e.send("uci");
-    e.expect("uciok", LIVENESS);
-    for option in [
+    e.handshake_declaring(&[
         "UCI_LimitStrength type check default false",
         "UCI_Elo type spin default 2800 min 1300 max 2800",
-    ] {
-        assert!(
-            e.seen.iter().any(|l| l == &format!("option name {option}")),
-            "{option}"
-        );
-    }
+    ]);
     e.send("setoption name UCI_Elo value 100");
     let (clamped, _) = e.expect("info string UCI_Elo", LIVENESS);
     assert!(clamped.contains("out of range, using 1300"), "{clamped}");

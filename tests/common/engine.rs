@@ -57,6 +57,22 @@ impl Engine {
         self.stdin.flush().unwrap();
     }
 
+    /// The `uci` handshake, asserting that each of `options` begins one of the `option name`
+    /// lines the engine declared.
+    #[track_caller]
+    pub fn handshake_declaring(&mut self, options: &[&str]) {
+        self.send("uci");
+        self.expect("uciok", LIVENESS);
+        for option in options {
+            assert!(
+                self.seen
+                    .iter()
+                    .any(|l| l.starts_with(&format!("option name {option}"))),
+                "{option}"
+            );
+        }
+    }
+
     /// Reads lines until one starts with `prefix`; returns it and the time it took.
     pub fn expect(&mut self, prefix: &str, within: Duration) -> (String, Duration) {
         self.expect_line(|l| l.starts_with(prefix), within)
