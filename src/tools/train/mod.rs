@@ -723,16 +723,21 @@ mod tests {
         starts_ahead(&from_file, &from_scratch);
         // A wider --hidden widens the net: it starts where the narrow net stands, so its first
         // epoch also ends far below one from random weights of that width.
+        // A run's result together with every line it said.
+        let train_saying = |args: &TrainArgs| {
+            let mut said = Vec::new();
+            let result = train(
+                args,
+                data.clone(),
+                &mut |l| said.push(l.to_string()),
+                &NoProgress,
+            );
+            (result, said)
+        };
         let mut wider = fine.clone();
         wider.hidden = 16;
-        let mut said = Vec::new();
-        let widened = train(
-            &wider,
-            data.clone(),
-            &mut |l| said.push(l.to_string()),
-            &NoProgress,
-        )
-        .unwrap();
+        let (widened, said) = train_saying(&wider);
+        let widened = widened.unwrap();
         assert!(
             said.iter().any(|l| l.contains("from hidden size 8 to 16")),
             "{said:?}"
@@ -761,14 +766,8 @@ mod tests {
         // A wider net of another kind is refused before any word about widening it.
         let mut wider_other = wider.clone();
         wider_other.buckets = 2;
-        let mut said = Vec::new();
-        let e = train(
-            &wider_other,
-            data.clone(),
-            &mut |l| said.push(l.to_string()),
-            &NoProgress,
-        )
-        .unwrap_err();
+        let (refused, said) = train_saying(&wider_other);
+        let e = refused.unwrap_err();
         assert!(
             e.to_string().contains("output buckets 1, but --buckets 2"),
             "{e}"
