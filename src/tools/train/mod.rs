@@ -721,8 +721,6 @@ mod tests {
             );
         };
         starts_ahead(&from_file, &from_scratch);
-        // A wider --hidden widens the net: it starts where the narrow net stands, so its first
-        // epoch also ends far below one from random weights of that width.
         // A run's result together with every line it said.
         let train_saying = |args: &TrainArgs| {
             let mut said = Vec::new();
@@ -734,6 +732,8 @@ mod tests {
             );
             (result, said)
         };
+        // A wider --hidden widens the net: it starts where the narrow net stands, so its first
+        // epoch also ends far below one from random weights of that width.
         let mut wider = fine.clone();
         wider.hidden = 16;
         let (widened, said) = train_saying(&wider);
