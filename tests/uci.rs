@@ -457,6 +457,47 @@ fn perft_and_bench_leave_the_input_thread_free() {
 }
 
 #[test]
+fn end_of_input_lets_perft_and_bench_finish_and_stops_a_search() {
+    // `echo bench | fianchetto` is how a shell runs bench: the pipe closes at once, and the
+    // result must still come. A search is stopped by the end of input, as in Stockfish.
+    let run = |input: &str| -> String {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_fianchetto"))
+            .arg("uci")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Dropping the handle closes the pipe.
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(input.as_bytes()).unwrap();
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{input:?}: {}", out.status);
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let perft = run("position startpos\ngo perft 4\n");
+    assert!(
+        perft.lines().any(|l| l == "Nodes searched: 197281"),
+        "{perft}"
+    );
+    let bench = run("bench 4\n");
+    let nodes = bench
+        .lines()
+        .find_map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            (w.len() == 4 && w[1] == "nodes" && w[3] == "nps").then(|| w[0].parse::<u64>().ok())?
+        })
+        .unwrap_or_else(|| panic!("no summary: {bench}"));
+    assert!(nodes > 0, "{bench}");
+    let search = run("position startpos\ngo infinite\n");
+    assert_eq!(
+        search.lines().filter(|l| l.starts_with("bestmove")).count(),
+        1,
+        "{search}"
+    );
+}
+
+#[test]
 fn a_hash_larger_than_the_machine_is_refused() {
     // What the engine checks a request against: memory the system can give (MemAvailable).
     let free_mib = std::fs::read_to_string("/proc/meminfo")

@@ -123,6 +123,8 @@ pub struct Engine {
     /// Set by the search thread just before it prints `bestmove`: from then on the GUI may
     /// send the next `go`, even though the thread has not quite finished.
     done: Arc<std::sync::atomic::AtomicBool>,
+    /// Whether the running job is `go perft` or `bench` rather than a search.
+    tool: bool,
     debug: bool,
 }
 
@@ -166,6 +168,7 @@ impl Engine {
             },
             search: None,
             done: Arc::new(std::sync::atomic::AtomicBool::new(true)),
+            tool: false,
             debug: false,
         }
     }
@@ -181,6 +184,18 @@ impl Engine {
             self.control.stop();
             let _ = h.join();
         }
+    }
+
+    /// End of input: a running `go perft` or `bench` finishes and prints its result, because
+    /// piping one in (`echo bench | fianchetto`) is how a shell runs it; then it is `quit`,
+    /// which stops a search at once, as Stockfish does.
+    pub fn end_of_input(&mut self) {
+        if self.tool {
+            if let Some(h) = self.search.take() {
+                let _ = h.join();
+            }
+        }
+        self.handle("quit");
     }
 
     /// Handles one input line; returns false on `quit`.
@@ -559,6 +574,7 @@ impl Engine {
     /// Runs a long command (perft, bench) off the input thread, so that `isready` is answered
     /// at once and `stop` or `quit` end it; it counts as a search while it runs.
     fn background(&mut self, job: impl FnOnce(Arc<SearchControl>) + Send + 'static) {
+        self.tool = true;
         self.control.reset();
         let control = Arc::clone(&self.control);
         let done = Arc::clone(&self.done);
@@ -608,6 +624,7 @@ impl Engine {
             limits.random = next_random(&mut self.options.random);
         }
         let wait_for_stop = limits.infinite || args.ponder;
+        self.tool = false;
         self.control.reset();
         self.control.set_pondering(args.ponder);
         let searcher = Arc::clone(&self.searcher);
@@ -729,8 +746,7 @@ pub fn run() {
                 }
             }
             None => {
-                // End of input: finish like `quit`.
-                engine.handle("quit");
+                engine.end_of_input();
                 return;
             }
         }
