@@ -94,14 +94,56 @@ pub fn load_data(
     Ok(all)
 }
 
-/// The training and validation sets: a validation set held out by the seed (shuffle once,
-/// take the tail), then the training positions' mirror images if asked for.
+/// Consecutive positions held out together for validation. A game's positions sit next to each
+/// other in every data file and are so alike that a set drawn position by position measures how
+/// well the net remembers the games it trained on more than how it judges new ones: its
+/// neighbours were trained on. Whole blocks leave only the games cut by a block's two edges
+/// shared with training (a block is about eleven games at datagen's ~90 positions a game).
+const VALIDATION_BLOCK: usize = 1024;
+
+/// The fewest blocks a validation set is made of, so that a small one is not a stretch of one
+/// or two games (in tests' random-play sets, one block of 150 positions was one random game).
+const VALIDATION_MIN_BLOCKS: usize = 64;
+
+/// Moves `n_val` positions out of `data` for validation: whole blocks of consecutive positions
+/// ([`VALIDATION_BLOCK`], smaller when needed to make [`VALIDATION_MIN_BLOCKS`] of them),
+/// picked by `rng`, the last one cut to size. The rest keep their order (each epoch shuffles
+/// its own).
+fn hold_out_blocks<T: Copy>(data: &mut Vec<T>, n_val: usize, rng: &mut SplitMix) -> Vec<T> {
+    let block = (n_val / VALIDATION_MIN_BLOCKS).clamp(1, VALIDATION_BLOCK);
+    let mut blocks: Vec<usize> = (0..data.len().div_ceil(block)).collect();
+    shuffle(&mut blocks, rng);
+    // How many of each block's positions (from its start) are held out.
+    let mut take = vec![0usize; blocks.len()];
+    let mut left = n_val;
+    for &b in &blocks {
+        if left == 0 {
+            break;
+        }
+        let size = block.min(data.len() - b * block);
+        take[b] = size.min(left);
+        left -= take[b];
+    }
+    let mut val = Vec::with_capacity(n_val);
+    let mut i = 0;
+    data.retain(|p| {
+        let held = i % block < take[i / block];
+        if held {
+            val.push(*p);
+        }
+        i += 1;
+        !held
+    });
+    val
+}
+
+/// The training and validation sets: blocks of consecutive positions held out by the seed
+/// ([`hold_out_blocks`]), then the training positions' mirror images if asked for.
 fn split_data(
     args: &TrainArgs,
     mut data: Vec<Packed>,
 ) -> Result<(Vec<Packed>, Vec<Packed>), TrainError> {
     let mut rng = SplitMix::new(args.seed ^ 0x5EED_DA7A);
-    shuffle(&mut data, &mut rng);
     let n_val = (data.len() as f64 * args.validation).floor() as usize;
     if n_val == 0 {
         return Err(TrainError::NoValidation {
@@ -109,7 +151,7 @@ fn split_data(
             fraction: args.validation,
         });
     }
-    let val = data.split_off(data.len() - n_val);
+    let val = hold_out_blocks(&mut data, n_val, &mut rng);
     if args.mirror {
         // After the split, so that no mirror image of a validation position is trained on.
         let mirrored: Vec<Packed> = data.iter().map(Packed::mirrored).collect();
@@ -520,6 +562,29 @@ mod tests {
     use crate::command::NoProgress;
     use crate::tools::data::Sample;
     use crate::tools::data::WhiteResult;
+
+    #[test]
+    fn validation_is_whole_blocks_of_neighbours() {
+        let n = 10_000u32;
+        for (n_val, seed) in [(100, 1), (2_500, 2), (3_000, 3), (9_999, 4)] {
+            let mut data: Vec<u32> = (0..n).collect();
+            let val = hold_out_blocks(&mut data, n_val, &mut SplitMix::new(seed));
+            assert_eq!(val.len(), n_val);
+            assert_eq!(data.len() + val.len(), n as usize);
+            // Training keeps its order, and no position is in both sets.
+            assert!(data.windows(2).all(|w| w[0] < w[1]));
+            let mut all: Vec<u32> = data.iter().chain(&val).copied().collect();
+            all.sort_unstable();
+            assert!(all.iter().copied().eq(0..n));
+            // Held out in runs: at most one block is cut, so the validation positions form
+            // about n_val / block runs, never one run per position.
+            let block = (n_val / VALIDATION_MIN_BLOCKS).clamp(1, VALIDATION_BLOCK);
+            let mut held = val.clone();
+            held.sort_unstable();
+            let runs = 1 + held.windows(2).filter(|w| w[1] != w[0] + 1).count();
+            assert!(runs <= n_val.div_ceil(block) + 1, "{runs} runs for {n_val}");
+        }
+    }
 
     /// Random positions from random play, labelled by material alone (pawn 1, minor 3, rook 5,
     /// queen 9, in units of 100 cp, White's view).
