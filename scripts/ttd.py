@@ -1,7 +1,8 @@
 """Time to depth with 1 and 2 threads on eight middlegame positions.
 
-Usage: python3 scripts/ttd.py [DEPTH] [ENGINE] [--runs N] [--hash MIB]
-(defaults: 18, target/release/fianchetto, 3 runs, 16 MiB)
+Usage: python3 scripts/ttd.py [DEPTH] [ENGINE] [--runs N] [--hash MIB] [--option NAME=VALUE ...]
+(defaults: 18, target/release/fianchetto, 3 runs, 16 MiB; --option sets a UCI option for every
+run, e.g. a tuning build's `smp_skip=1`)
 
 Each position is searched `go depth DEPTH` from a fresh process, one thread and two threads in
 turn (1, 2, 1, 2, ...), so that a slow spell of the machine falls on both alike; the single
@@ -23,10 +24,11 @@ FENS = [
 ]
 
 
-def run(engine, fen, threads, depth, hash_mib):
+def run(engine, fen, threads, depth, hash_mib, options=()):
     p = subprocess.Popen([engine, "uci"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     p.stdin.write(f"setoption name Threads value {threads}\nsetoption name Hash value {hash_mib}\n"
-                  f"isready\n")
+                  + "".join(f"setoption name {n} value {v}\n" for n, v in options)
+                  + "isready\n")
     p.stdin.flush()
     for line in p.stdout:
         if line.startswith("readyok"):
@@ -50,14 +52,16 @@ def main():
     ap.add_argument("engine", nargs="?", default="target/release/fianchetto")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--hash", type=int, default=16)
+    ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     a = ap.parse_args()
+    options = [o.split("=", 1) for o in a.option]
     sums = {1: 0.0, 2: 0.0}
     ratios = []
     for fen in FENS:
         times = {1: [], 2: []}
         for _ in range(a.runs):
             for t in (1, 2):
-                times[t].append(run(a.engine, fen, t, a.depth, a.hash))
+                times[t].append(run(a.engine, fen, t, a.depth, a.hash, options))
         med = {t: statistics.median(xs) for t, xs in times.items()}
         for t in (1, 2):
             sums[t] += med[t]
