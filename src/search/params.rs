@@ -178,11 +178,6 @@ tunables! {
     /// votes, the form of Stockfish's rule) rather than always the main thread's. Off until an SPRT
     /// with 2 threads a side accepts it (issue 31).
     smp_vote: 0, 0, 1;
-    /// Lazy SMP helper depths, 1 to use skip blocks (helpers skip some iterations, in a pattern
-    /// of their own, `root::helper_skips`) rather than odd helpers running one ply ahead. Off
-    /// until it is measured to reach depths sooner and an SPRT with 2 threads a side accepts it
-    /// (issue 31).
-    smp_skip: 0, 0, 1;
 
     /// Plies added to a tablebase result's depth in the hash table, so that no search replaces
     /// an exact verdict with a guess (Stockfish stores them 6 plies deeper).

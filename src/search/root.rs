@@ -51,22 +51,6 @@ pub(super) fn filter_by_tablebases(
     (tb_scores, cardinality)
 }
 
-/// Whether helper `helper` (0 for the first) skips iteration `depth` under `smp_skip`. The
-/// helpers fall into groups of twice the block size: two with blocks of one depth, four with
-/// blocks of two, six of three, eight of four, then round again. A helper searches a block of
-/// depths and skips the next, each helper of a group starting at another depth, so that the
-/// threads spread over the depths and a helper reaches a deep iteration without paying for all
-/// the shallower ones (the scheme of Stockfish's releases 9 to 11). With one helper it searches
-/// the even depths while the main thread searches them all.
-fn helper_skips(helper: usize, depth: i32) -> bool {
-    let (mut phase, mut block) = (helper % 20, 1);
-    while phase >= 2 * block {
-        phase -= 2 * block;
-        block += 1;
-    }
-    ((depth + phase as i32) / block as i32) % 2 == 1
-}
-
 /// Iterative deepening on one thread, with aspiration windows and MultiPV; returns what this
 /// thread would play.
 ///
@@ -86,16 +70,8 @@ pub(super) fn iterate(
         // Odd helpers run one ply ahead of the others, so that the threads do not all search
         // the same iteration at once. Every thread on the same depths reached depth 18 sooner
         // with two threads (scripts/ttd.py: 1.60x against 1.36x at 64 MiB) but played worse
-        // (2 threads each at 5+0.05: see docs/measurements.md#threads), so this stays unless
-        // `smp_skip` (off until tested) has helpers skip depths instead.
-        let depth = if w.id == 0 {
-            depth
-        } else if smp_skip() != 0 {
-            if depth > 1 && depth < max_depth && helper_skips(w.id - 1, depth) {
-                continue 'deepening;
-            }
-            depth
-        } else if w.id % 2 == 1 {
+        // (2 threads each at 5+0.05: see docs/measurements.md#threads), so this stays.
+        let depth = if w.id % 2 == 1 {
             (depth + 1).min(max_depth)
         } else {
             depth
@@ -273,42 +249,5 @@ fn tb_rank_score(rank: i32, rule50: bool) -> Score {
         Score((rank + 800).min(-3) / 2)
     } else {
         Score::tb_loss_in(1)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::helper_skips;
-
-    #[test]
-    fn skip_blocks_spread_the_helpers_over_the_depths() {
-        // One helper beside the main thread: the even depths only.
-        assert!((1..30).all(|d| helper_skips(0, d) == (d % 2 == 1)));
-        // The second searches the odd ones, and from the 21st the pattern starts again.
-        assert!((1..30).all(|d| helper_skips(1, d) != helper_skips(0, d)));
-        assert!((1..30).all(|d| helper_skips(20, d) == helper_skips(0, d)));
-        // Within each group (2 helpers of blocks of 1, 4 of 2, 6 of 3, 8 of 4) exactly half
-        // search any given depth, and each searches blocks of its size in turn.
-        let mut first = 0;
-        for block in 1..=4usize {
-            let group = first..first + 2 * block;
-            for d in 1..40 {
-                let skipping = group.clone().filter(|&h| helper_skips(h, d)).count();
-                assert_eq!(skipping, block, "block {block}, depth {d}");
-            }
-            for h in group {
-                let runs = (1..41)
-                    .collect::<Vec<i32>>()
-                    .windows(2)
-                    .filter(|w| helper_skips(h, w[0]) != helper_skips(h, w[1]))
-                    .count();
-                // 40 depths in blocks of `block`: a change at every block's edge.
-                assert!(
-                    (40 / block - 1..=40 / block).contains(&runs),
-                    "helper {h}: {runs}"
-                );
-            }
-            first += 2 * block;
-        }
     }
 }
