@@ -2,7 +2,7 @@
 
 Usage: python3 scripts/ttd.py [DEPTH] [ENGINE] [--runs N] [--hash MIB] [--option NAME=VALUE ...]
 (defaults: 18, target/release/fianchetto, 3 runs, 16 MiB; --option sets a UCI option for every
-run, e.g. a tuning build's `smp_skip=1`)
+run, e.g. one of a tuning build's search constants)
 
 Each position is searched `go depth DEPTH` from a fresh process, one thread and two threads in
 turn (1, 2, 1, 2, ...), so that a slow spell of the machine falls on both alike; the single
