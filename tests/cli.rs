@@ -1,8 +1,7 @@
 //! The command-line tools: perft (self-check, divide, hash check, suites), bench, eval, epd,
 //! and one clear error line with exit status 2 for bad input.
 
-use crate::common::cli::{run, stdout};
-use std::process::{Command, Output};
+use crate::common::cli::{run, run_with_input, stdout};
 
 #[test]
 fn perft_self_check_format() {
@@ -197,20 +196,6 @@ fn book_lists_moves_and_refuses_a_file_that_is_not_a_book() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("is not a Polyglot book"));
-}
-
-/// Runs the binary with `input` on standard input.
-fn run_with_input(args: &[&str], input: &[u8]) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fianchetto"))
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    child.wait_with_output().unwrap()
 }
 
 #[test]

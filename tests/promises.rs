@@ -3,7 +3,7 @@
 //! Each test asserts a property that breaks if the feature does (a limit ignored, an option
 //! not applied, a flag not read), never a latency.
 
-use crate::common::cli::{run, stdout};
+use crate::common::cli::{bench_nodes, run, stdout};
 use crate::common::engine::{Engine, LIVENESS};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -51,17 +51,6 @@ fn run_ok(args: &[&str]) -> String {
         String::from_utf8_lossy(&o.stderr)
     );
     stdout(&o)
-}
-
-/// The total of `bench`'s last line, `N nodes M nps`.
-fn bench_nodes(out: &str) -> u64 {
-    let last = out.lines().last().unwrap_or_default();
-    let w: Vec<&str> = last.split_whitespace().collect();
-    assert!(
-        w.len() == 4 && w[1] == "nodes" && w[3] == "nps",
-        "not a bench summary: {last:?}"
-    );
-    w[0].parse().unwrap()
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 //! The real binary driven through pipes, as a GUI drives it.
 
+use crate::common::cli::{bench_nodes, run_with_input};
 use crate::common::engine::{Engine, LIVENESS};
 use std::io::Write;
 use std::process::Command;
@@ -461,17 +462,7 @@ fn end_of_input_lets_perft_and_bench_finish_and_stops_a_search() {
     // `echo bench | fianchetto` is how a shell runs bench: the pipe closes at once, and the
     // result must still come. A search is stopped by the end of input, as in Stockfish.
     let run = |input: &str| -> String {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_fianchetto"))
-            .arg("uci")
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        // Dropping the handle closes the pipe.
-        let mut stdin = child.stdin.take().unwrap();
-        stdin.write_all(input.as_bytes()).unwrap();
-        drop(stdin);
-        let out = child.wait_with_output().unwrap();
+        let out = run_with_input(&["uci"], input.as_bytes());
         assert!(out.status.success(), "{input:?}: {}", out.status);
         String::from_utf8(out.stdout).unwrap()
     };
@@ -480,15 +471,8 @@ fn end_of_input_lets_perft_and_bench_finish_and_stops_a_search() {
         perft.lines().any(|l| l == "Nodes searched: 197281"),
         "{perft}"
     );
-    let bench = run("bench 4\n");
-    let nodes = bench
-        .lines()
-        .find_map(|l| {
-            let w: Vec<&str> = l.split_whitespace().collect();
-            (w.len() == 4 && w[1] == "nodes" && w[3] == "nps").then(|| w[0].parse::<u64>().ok())?
-        })
-        .unwrap_or_else(|| panic!("no summary: {bench}"));
-    assert!(nodes > 0, "{bench}");
+    // bench's summary, its last line, counts the nodes it searched: none if it was stopped.
+    assert!(bench_nodes(&run("bench 4\n")) > 0);
     let search = run("position startpos\ngo infinite\n");
     assert_eq!(
         search.lines().filter(|l| l.starts_with("bestmove")).count(),

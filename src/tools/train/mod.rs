@@ -105,12 +105,17 @@ const VALIDATION_BLOCK: usize = 1024;
 /// or two games (in tests' random-play sets, one block of 150 positions was one random game).
 const VALIDATION_MIN_BLOCKS: usize = 64;
 
+/// The block size for a validation set of `n_val` positions: [`VALIDATION_BLOCK`], smaller
+/// when needed to make [`VALIDATION_MIN_BLOCKS`] of them.
+fn validation_block(n_val: usize) -> usize {
+    (n_val / VALIDATION_MIN_BLOCKS).clamp(1, VALIDATION_BLOCK)
+}
+
 /// Moves `n_val` positions out of `data` for validation: whole blocks of consecutive positions
-/// ([`VALIDATION_BLOCK`], smaller when needed to make [`VALIDATION_MIN_BLOCKS`] of them),
-/// picked by `rng`, the last one cut to size. The rest keep their order (each epoch shuffles
-/// its own).
+/// ([`validation_block`]), picked by `rng`, the last one cut to size. The rest keep their order
+/// (each epoch shuffles its own).
 fn hold_out_blocks<T: Copy>(data: &mut Vec<T>, n_val: usize, rng: &mut SplitMix) -> Vec<T> {
-    let block = (n_val / VALIDATION_MIN_BLOCKS).clamp(1, VALIDATION_BLOCK);
+    let block = validation_block(n_val);
     let mut blocks: Vec<usize> = (0..data.len().div_ceil(block)).collect();
     shuffle(&mut blocks, rng);
     // How many of each block's positions (from its start) are held out.
@@ -578,7 +583,7 @@ mod tests {
             assert!(all.iter().copied().eq(0..n));
             // Held out in runs: at most one block is cut, so the validation positions form
             // about n_val / block runs, never one run per position.
-            let block = (n_val / VALIDATION_MIN_BLOCKS).clamp(1, VALIDATION_BLOCK);
+            let block = validation_block(n_val);
             let mut held = val.clone();
             held.sort_unstable();
             let runs = 1 + held.windows(2).filter(|w| w[1] != w[0] + 1).count();
