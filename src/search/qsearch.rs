@@ -37,7 +37,11 @@ impl Worker<'_> {
 
         let hit = self.tt.probe(b.hash(), ply);
         if let Some(h) = hit {
-            if h.cuts(alpha, beta) {
+            // Nor here does an entry scored exactly a draw cut, for the reason the main search's
+            // probe gives (graph-history interaction): in a game analysed backwards, a later
+            // position's repetition reached an earlier one's quiescence search through the
+            // table and showed a clear edge as 0.00 (tests/analyze.rs, order of analysis).
+            if h.cuts(alpha, beta) && h.score != Score::DRAW {
                 return h.score;
             }
         }
