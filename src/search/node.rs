@@ -314,11 +314,8 @@ impl Worker<'_> {
             None
         };
         if let Some(h) = hit {
-            // An entry scored exactly a draw does not cut: such a score mostly comes from a
-            // repetition on the path that stored it, which another path to this position need
-            // not allow (graph-history interaction). Cutting on it let one position's drawn
-            // line turn a winning position of another search into 0.00.
-            if !pv_node && h.depth >= depth && h.cuts(alpha, beta) && h.score != Score::DRAW {
+            // A draw-scored entry does not cut (`TtHit::cuts` says why).
+            if !pv_node && h.depth >= depth && h.cuts(alpha, beta) {
                 return Probe::Cut(h.score);
             }
         }

@@ -37,14 +37,8 @@ impl Worker<'_> {
 
         let hit = self.tt.probe(b.hash(), ply);
         if let Some(h) = hit {
-            // As in the main search (`node.rs`, `probe_tables`), an entry scored exactly a draw
-            // does not cut: its 0 may come from a repetition on another path (graph-history
-            // interaction). In a game analysed backwards, a later position's repetition reached
-            // an earlier one's quiescence through the table and showed a clear edge as 0.00
-            // (tests/analyze.rs, `evaluations_do_not_depend_on_the_order_of_analysis`). A
-            // tablebase draw's entry no longer cuts here either; quiescence does not probe the
-            // tables, so such a position gets its static evaluation and captures instead.
-            if h.cuts(alpha, beta) && h.score != Score::DRAW {
+            // A draw-scored entry does not cut (`TtHit::cuts` says why).
+            if h.cuts(alpha, beta) {
                 return h.score;
             }
         }

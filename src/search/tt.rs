@@ -74,7 +74,19 @@ pub struct TtHit {
 
 impl TtHit {
     /// Whether the stored bound alone settles a node searched with window (`alpha`, `beta`).
+    ///
+    /// An entry scored exactly a draw never does: such a score mostly comes from a repetition
+    /// on the path that stored it, which another path to this position need not allow
+    /// (graph-history interaction). Cutting on it let one position's drawn line turn a winning
+    /// position of another search into 0.00, first through the main search and then, in a game
+    /// analysed backwards, through quiescence (tests/analyze.rs,
+    /// `evaluations_do_not_depend_on_the_order_of_analysis`). A tablebase draw's entry does not
+    /// cut either: the main search probes the tables again, quiescence (which does not probe
+    /// them) searches the captures from the static evaluation.
     pub fn cuts(&self, alpha: Score, beta: Score) -> bool {
+        if self.score == Score::DRAW {
+            return false;
+        }
         match self.bound {
             Bound::Exact => true,
             Bound::Lower => self.score >= beta,
