@@ -5,8 +5,8 @@ Usage: python3 scripts/ttd.py [DEPTH] [ENGINE] [--runs N] [--hash MIB] [--set cl
 (defaults: 18, target/release/fianchetto, 3 runs, 16 MiB, the classic set; --option sets a UCI
 option for every run, e.g. one of a tuning build's search constants)
 
-Sets: `classic`, the eight opening-to-middlegame positions every figure before 2026-12-07's
-twenty-second session used; `selfplay`, 24 more, White to move, from Fianchetto's own self-play
+Sets: `classic`, the eight opening-to-middlegame positions every figure before the twenty-second
+session (2026-12-08) used; `selfplay`, 24 more, White to move, from Fianchetto's own self-play
 games (the held-out tail of data/n12-s1.bin: moves 12 to 25, 24 to 30 pieces, |score| at most
 120 cp, at least 500 positions apart, drawn with seed 2207), because eight positions left a
 difference of 0.15 between two runs; `all`, both (32).
@@ -19,7 +19,7 @@ medians (the figure reported before 2026-12-06) and the geometric mean of the sp
 """
 import argparse, math, statistics, subprocess, time
 
-FENS = [
+CLASSIC = [
     "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 9",
     "r2q1rk1/pb1nbppp/1p2pn2/2pp4/3P4/1P1BPN2/PBPN1PPP/R2Q1RK1 w - - 0 10",
     "2rq1rk1/pp1bppbp/3p1np1/4n3/3NP3/1BN1BP2/PPPQ2PP/2KR3R w - - 0 12",
@@ -57,7 +57,7 @@ SELFPLAY = [
     "r2qrbk1/pb3pp1/1n1pp1p1/4P3/3N4/1PP2N1P/5PP1/R1BQR1K1 w - - 0 20",
 ]
 
-SETS = {"classic": FENS, "selfplay": SELFPLAY, "all": FENS + SELFPLAY}
+SETS = {"classic": CLASSIC, "selfplay": SELFPLAY, "all": CLASSIC + SELFPLAY}
 
 
 def run(engine, fen, threads, depth, hash_mib, options=()):
@@ -106,8 +106,9 @@ def main():
         print(f"{fen[:36]:36}  1T {med[1]:6.2f}s  2T {med[2]:6.2f}s  speedup {ratios[-1]:.2f}",
               flush=True)
     geo = math.exp(sum(map(math.log, ratios)) / len(ratios))
-    print(f"{a.set} set ({len(ratios)} positions), depth {a.depth}, hash {a.hash} MiB, {a.runs} runs: summed medians 1T {sums[1]:.2f}s "
-          f"2T {sums[2]:.2f}s speedup {sums[1] / sums[2]:.2f}; geometric mean {geo:.2f}")
+    print(f"{a.set} set ({len(ratios)} positions), depth {a.depth}, hash {a.hash} MiB, "
+          f"{a.runs} runs: summed medians 1T {sums[1]:.2f}s 2T {sums[2]:.2f}s "
+          f"speedup {sums[1] / sums[2]:.2f}; geometric mean {geo:.2f}")
 
 
 if __name__ == "__main__":
